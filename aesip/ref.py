@@ -1,0 +1,71 @@
+"""Independent reference models (OpenSSL via `cryptography`, and pycryptodome).
+
+Nothing here is derived from our RTL; tests and the CLI compare the RTL against these.
+"""
+from __future__ import annotations
+
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+
+def ecb_encrypt(key: bytes, data: bytes) -> bytes:
+    e = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    return e.update(data) + e.finalize()
+
+
+def ecb_decrypt(key: bytes, data: bytes) -> bytes:
+    d = Cipher(algorithms.AES(key), modes.ECB()).decryptor()
+    return d.update(data) + d.finalize()
+
+
+def ecb(key: bytes, data: bytes, dec: bool) -> bytes:
+    return ecb_decrypt(key, data) if dec else ecb_encrypt(key, data)
+
+
+def ecb_encrypt_pycryptodome(key: bytes, data: bytes) -> bytes:
+    from Crypto.Cipher import AES
+
+    return AES.new(key, AES.MODE_ECB).encrypt(data)
+
+
+def fips197_sbox() -> list[int]:
+    """S-box computed from its definition in FIPS-197 Section 5.1.1: multiplicative
+    inverse in GF(2^8) mod x^8+x^4+x^3+x+1 followed by the affine transformation."""
+
+    def mul(a: int, b: int) -> int:
+        r = 0
+        while b:
+            if b & 1:
+                r ^= a
+            a <<= 1
+            if a & 0x100:
+                a ^= 0x11B
+            b >>= 1
+        return r
+
+    inv = [0] * 256
+    for a in range(1, 256):
+        # a^254 = a^-1
+        r, p, e = 1, a, 254
+        while e:
+            if e & 1:
+                r = mul(r, p)
+            p = mul(p, p)
+            e >>= 1
+        inv[a] = r
+    out = []
+    for x in range(256):
+        b = inv[x]
+        s = 0
+        for i in range(8):
+            bit = (b >> i) ^ (b >> ((i + 4) % 8)) ^ (b >> ((i + 5) % 8)) ^ (b >> ((i + 6) % 8)) ^ (b >> ((i + 7) % 8)) ^ (0x63 >> i)
+            s |= (bit & 1) << i
+        out.append(s)
+    return out
+
+
+def fips197_inv_sbox() -> list[int]:
+    s = fips197_sbox()
+    inv = [0] * 256
+    for i, v in enumerate(s):
+        inv[v] = i
+    return inv

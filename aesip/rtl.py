@@ -1,0 +1,49 @@
+"""Single source of truth for RTL file lists, top modules and default parameters."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RTL = ROOT / "rtl"
+
+# Shared primitives (rtl/common); every core depends on all of them.
+COMMON = [
+    "common/aes_sbox_lut_fwd.v",
+    "common/aes_sbox_lut_inv.v",
+    "common/aes_sbox_comp.v",
+    "common/aes_sbox.v",
+    "common/aes_subword.v",
+    "common/aes_mixcolumn.v",
+    "common/aes_ks_t.v",
+    "common/aes_keylen.v",
+    "common/aes_key_expand.v",
+]
+
+# engine name -> (top module, extra files under rtl/)
+CORES = {
+    "iter32": ("aes_iter32", ["cores/aes_iter32.v"]),
+    "iter128": ("aes_iter128", ["cores/aes_iter128.v"]),
+    "pipe": ("aes_pipe", ["cores/aes_pipe.v"]),
+}
+
+ENGINES = list(CORES)
+
+
+def sources(extra: list[str] | None = None) -> list[Path]:
+    """Absolute paths of the common primitives plus `extra` (paths relative to rtl/)."""
+    files = COMMON + list(extra or [])
+    return [RTL / f for f in files]
+
+
+def core_sources(engine: str) -> list[Path]:
+    top, files = CORES[engine]
+    return sources(files)
+
+
+def core_top(engine: str) -> str:
+    return CORES[engine][0]
+
+
+def all_rtl_files() -> list[Path]:
+    """Every synthesizable RTL file in the tree."""
+    return sorted(p for p in RTL.rglob("*.v"))

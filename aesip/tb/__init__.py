@@ -1,0 +1,2 @@
+"""cocotb-side helpers shared by the testbenches and the `aesip` CLI (they run inside
+the simulator)."""

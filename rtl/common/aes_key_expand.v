@@ -1,0 +1,89 @@
+// aes_key_expand: iterative AES key expansion, one 32-bit word per clock.
+//
+// After a start pulse it emits the expanded key words w[0] .. w[4*Nr+3] in order, one
+// per clock, on (w_valid, w_idx, w_data): 44 / 52 / 60 cycles for AES-128/192/256.
+// The consumer stores what it needs (round-key registers, per-stage key RAMs, the
+// equivalent-inverse-cipher schedule), so the expansion runs once per key change and
+// never per block. A window of the last Nk words (shift register) plus one aes_ks_t
+// (four forward S-boxes) is all the logic; the round constant is generated on the fly.
+//
+// Parameters
+//   SBOX_IMPL : 0 = LUT S-boxes, 1 = composite-field S-boxes (see aes_sbox)
+// Ports
+//   clk, rst  : clock; synchronous active-high reset (clears all key material)
+//   zeroize   : synchronous clear of all key material; aborts a running expansion
+//   start     : begin an expansion of key_data with key_size (ignored while busy)
+//   key_data  : key, byte n at bits [8n+7:8n] (AES-128 uses bytes 0..15)
+//   key_size  : 2'd0 AES-128, 2'd1 AES-192, 2'd2 AES-256 (2'd3 is treated as AES-256;
+//               callers check the length with aes_keylen first)
+//   busy      : high from the cycle after start until the last word has been emitted
+//   w_valid   : w_idx / w_data hold expanded word w[w_idx] this cycle
+//   w_last    : with w_valid, marks the final word w[4*Nr+3]
+// Timing: start in cycle 0 -> w[0] valid in cycle 1, w[k] in cycle k+1.
+`timescale 1ns / 1ps
+`default_nettype none
+module aes_key_expand #(
+    parameter SBOX_IMPL = 0
+) (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire         zeroize,
+    input  wire         start,
+    input  wire [255:0] key_data,
+    input  wire [1:0]   key_size,
+    output reg          busy,
+    output wire         w_valid,
+    output wire         w_last,
+    output wire [5:0]   w_idx,
+    output wire [31:0]  w_data
+);
+    reg [31:0] win [0:7];   // win[0] = w[i], win[j] = w[i+j] for j < Nk
+    reg [5:0]  idx;         // i
+    reg [5:0]  last_idx;    // 4*Nr+3
+    reg [2:0]  pos;         // i mod Nk
+    reg [1:0]  size;
+    reg [7:0]  rcon;
+
+    wire [31:0] prev = (size == 2'd0) ? win[3] : (size == 2'd1) ? win[5] : win[7]; // w[i+Nk-1]
+    wire [2:0]  nk_m1 = (size == 2'd0) ? 3'd3 : (size == 2'd1) ? 3'd5 : 3'd7;
+    // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
+    wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((size[1] && pos == 3'd4) ? 2'd2 : 2'd0);
+    wire [31:0] t;
+    aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(prev), .mode(mode), .rcon(rcon), .t(t));
+    wire [31:0] nw = win[0] ^ t;
+
+    assign w_valid = busy;
+    assign w_last  = busy && (idx == last_idx);
+    assign w_idx   = idx;
+    assign w_data  = win[0];
+
+    integer j;
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            busy <= 1'b0;
+            idx <= 6'd0; last_idx <= 6'd0; pos <= 3'd0; size <= 2'd0; rcon <= 8'h01;
+            for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;
+        end else if (!busy) begin
+            if (start) begin
+                busy <= 1'b1;
+                idx  <= 6'd0;
+                pos  <= 3'd0;
+                rcon <= 8'h01;
+                size <= key_size;
+                last_idx <= (key_size == 2'd0) ? 6'd43 : (key_size == 2'd1) ? 6'd51 : 6'd59;
+                for (j = 0; j < 8; j = j + 1) win[j] <= key_data[32*j +: 32];
+            end
+        end else begin
+            idx <= idx + 6'd1;
+            pos <= (pos == nk_m1) ? 3'd0 : pos + 3'd1;
+            if (mode == 2'd1) rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
+            for (j = 0; j < 7; j = j + 1) win[j] <= (j[2:0] == nk_m1) ? nw : win[j + 1];
+            win[7] <= nw;
+            if (idx == last_idx) begin
+                busy <= 1'b0;
+                for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;  // leave no key material behind
+            end
+        end
+    end
+endmodule
+`default_nettype wire
