@@ -1,0 +1,33 @@
+"""pytest entry: every core x S-box implementation x simulator runs the generic tests in
+tb/cores/core_tests.py (full NIST KATs on Verilator, a sample on Icarus)."""
+from __future__ import annotations
+
+import pytest
+
+from aesip import rtl, sim
+
+CASES = []
+for engine in rtl.ENGINES:
+    for sbox in (0, 1):
+        CASES.append(pytest.param(engine, sbox, "verilator", id=f"{engine}-sbox{sbox}-verilator"))
+    CASES.append(pytest.param(engine, 1, "icarus", id=f"{engine}-sbox1-icarus"))
+
+
+@pytest.mark.parametrize("engine,sbox,simulator", CASES)
+def test_core(engine, sbox, simulator):
+    if not sim.available(simulator):
+        pytest.skip(f"{simulator} not installed")
+    icarus = simulator == "icarus"
+    sim.run_and_check(
+        toplevel=rtl.core_top(engine),
+        sources=rtl.core_sources(engine),
+        test_module="tb.cores.core_tests",
+        sim=simulator,
+        parameters={"SBOX_IMPL": sbox},
+        extra_env={
+            "AESIP_ENGINE": engine,
+            "AESIP_KAT": "some" if icarus else "all",
+            "AESIP_NRAND": "150" if icarus else "600",
+        },
+        quiet=True,
+    )
