@@ -105,3 +105,72 @@ def aes_cbc_mct_records(bits: int) -> list[dict]:
             }
         )
     return out
+
+
+def parse_ccm_rsp(path: Path) -> list[dict]:
+    """Parse a CAVP CCM file (DVPT/VADT/VNT/VPT/VTT). Values set outside a record
+    (file-level `Plen = 24`, section `[Alen = 0, ...]`, `Key =`, `Nonce =` before a
+    `Count`) are inherited by the following records."""
+    ctx: dict = {}
+    recs: list[dict] = []
+    cur: dict | None = None
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if cur is not None:
+                recs.append(cur)
+                cur = None
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            for part in line[1:-1].split(","):
+                if "=" in part:
+                    k, v = (x.strip() for x in part.split("=", 1))
+                    ctx[k.upper()] = v
+            continue
+        if "=" not in line:
+            continue
+        k, v = (x.strip() for x in line.split("=", 1))
+        k = k.upper()
+        if k == "COUNT":
+            if cur is not None:
+                recs.append(cur)
+            cur = dict(ctx)
+            cur[k] = v
+        elif cur is not None:
+            cur[k] = v
+        else:
+            ctx[k] = v
+    if cur is not None:
+        recs.append(cur)
+    return recs
+
+
+def aes_ccm_records(kinds=("DVPT", "VADT", "VNT", "VPT", "VTT"), bits=(128, 192, 256)) -> list[dict]:
+    """CCM records as dicts with bytes: key, nonce, aad, payload (None for a record that
+    must fail), ct (ciphertext || tag), tag_len, dec (True for DVPT), ok (expected
+    verification result for DVPT), name."""
+    out = []
+    d = cryptography_vectors_dir() / "ciphers" / "AES" / "CCM"
+    for kind in kinds:
+        for b in bits:
+            p = d / f"{kind}{b}.rsp"
+            for r in parse_ccm_rsp(p):
+                alen, plen, tlen = int(r["ALEN"]), int(r["PLEN"]), int(r["TLEN"])
+                aad = bytes.fromhex(r["ADATA"])[:alen]
+                ct = bytes.fromhex(r["CT"])
+                fail = r.get("RESULT", "Pass").lower().startswith("fail")
+                payload = None if fail else bytes.fromhex(r["PAYLOAD"])[:plen]
+                out.append(
+                    {
+                        "name": f"{p.stem}:{r['COUNT']}",
+                        "key": bytes.fromhex(r["KEY"]),
+                        "nonce": bytes.fromhex(r["NONCE"]),
+                        "aad": aad,
+                        "payload": payload,
+                        "ct": ct,
+                        "tag_len": tlen,
+                        "dec": kind == "DVPT",
+                        "ok": not fail,
+                    }
+                )
+    return out

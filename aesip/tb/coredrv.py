@@ -28,6 +28,29 @@ def random_pause(rng: random.Random, p: float):
         yield rng.random() < p
 
 
+async def load_key(dut, slot: int, key: bytes, wait_done: bool = True) -> None:
+    """Drive the key-load port (key_valid/key_ready/key_slot/key_bytes/key_data) shared by
+    the cores and the mode engine; optionally wait until the expansion has finished."""
+    if len(key) > 32:
+        raise ValueError("key longer than 32 bytes cannot be encoded on key_data")
+    dut.key_slot.value = slot
+    dut.key_bytes.value = len(key)
+    dut.key_data.value = int.from_bytes(key.ljust(32, b"\0"), "little")
+    dut.key_valid.value = 1
+    while True:
+        await RisingEdge(dut.clk)
+        if int(dut.key_ready.value):
+            break
+    dut.key_valid.value = 0
+    dut.key_data.value = 0
+    if wait_done:
+        await ReadOnly()
+        while not int(dut.key_ready.value):
+            await RisingEdge(dut.clk)
+            await ReadOnly()
+        await RisingEdge(dut.clk)
+
+
 class CoreDriver:
     def __init__(self, dut, period_ns: int = 10):
         self.dut = dut
@@ -76,25 +99,7 @@ class CoreDriver:
     async def load_key(self, slot: int, key: bytes, wait_done: bool = True) -> None:
         """Load `key` (up to 32 bytes; its length goes on key_bytes, the core checks it)
         into key slot `slot`."""
-        if len(key) > 32:
-            raise ValueError("key longer than 32 bytes cannot be encoded on key_data")
-        dut = self.dut
-        dut.key_slot.value = slot
-        dut.key_bytes.value = len(key)
-        dut.key_data.value = int.from_bytes(key.ljust(32, b"\0"), "little")
-        dut.key_valid.value = 1
-        while True:
-            await RisingEdge(dut.clk)
-            if int(dut.key_ready.value):
-                break
-        dut.key_valid.value = 0
-        dut.key_data.value = 0
-        if wait_done:
-            await ReadOnly()
-            while not int(dut.key_ready.value):
-                await RisingEdge(dut.clk)
-                await ReadOnly()
-            await RisingEdge(dut.clk)
+        await load_key(self.dut, slot, key, wait_done)
 
     async def zeroize(self) -> None:
         self.dut.zeroize.value = 1
