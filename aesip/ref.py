@@ -69,3 +69,55 @@ def fips197_inv_sbox() -> list[int]:
     for i, v in enumerate(s):
         inv[v] = i
     return inv
+
+
+def cbc_encrypt(key: bytes, iv: bytes, data: bytes) -> bytes:
+    e = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    return e.update(data) + e.finalize()
+
+
+def cbc_decrypt(key: bytes, iv: bytes, data: bytes) -> bytes:
+    d = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
+    return d.update(data) + d.finalize()
+
+
+def ctr(key: bytes, counter: bytes, data: bytes) -> bytes:
+    """CTR with a 128-bit big-endian counter block incremented mod 2^128 (SP 800-38A)."""
+    e = Cipher(algorithms.AES(key), modes.CTR(counter)).encryptor()
+    return e.update(data) + e.finalize()
+
+
+def cbc_mac(key: bytes, iv: bytes, data: bytes) -> bytes:
+    """Raw CBC-MAC over whole blocks = last block of the CBC encryption (IV usually 0)."""
+    if not data:
+        return iv
+    return cbc_encrypt(key, iv, data)[-16:]
+
+
+def ccm_encrypt(key: bytes, nonce: bytes, aad: bytes, msg: bytes, tag_len: int) -> tuple[bytes, bytes]:
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+    out = AESCCM(key, tag_length=tag_len).encrypt(nonce, msg, aad or None)
+    return out[: len(msg)], out[len(msg):]
+
+
+def ccm_decrypt(key: bytes, nonce: bytes, aad: bytes, ct: bytes, tag: bytes) -> bytes | None:
+    """Plaintext, or None when the tag does not verify."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+    try:
+        return AESCCM(key, tag_length=len(tag)).decrypt(nonce, ct + tag, aad or None)
+    except InvalidTag:
+        return None
+
+
+def ccm_encrypt_pycryptodome(key: bytes, nonce: bytes, aad: bytes, msg: bytes, tag_len: int) -> tuple[bytes, bytes]:
+    """Second, independent CCM implementation (pycryptodome) for cross-checks, e.g. of
+    parameter combinations one library refuses."""
+    from Crypto.Cipher import AES
+
+    c = AES.new(key, AES.MODE_CCM, nonce=nonce, mac_len=tag_len, msg_len=len(msg), assoc_len=len(aad))
+    c.update(aad)
+    ct, tag = c.encrypt_and_digest(msg)
+    return ct, tag

@@ -1,0 +1,78 @@
+// axis_commit_fifo: FIFO whose writes become visible to the reader only when committed.
+//
+// Used as the output buffer of the mode engine: beats of a packet that must not be
+// released before it is verified (store-and-forward CCM decryption) are written
+// tentatively and then either committed (all become readable at once) or rolled back
+// (all vanish, their space is freed). Beats that need no verification are written with
+// wr_commit=1 and are readable the cycle after.
+//
+// Parameters
+//   WIDTH : bits per entry
+//   AW    : log2 of the depth (DEPTH = 2**AW entries)
+// Ports
+//   clk, rst  : clock, synchronous active-high reset (empties the FIFO)
+//   wr_valid  : write wr_data this cycle (only when wr_ready)
+//   wr_ready  : a free entry exists (committed-unread + tentative entries < DEPTH)
+//   wr_commit : with a write: commit everything written so far including this entry
+//   commit    : commit all tentative entries (may coincide with a write; then the
+//               written entry is committed too)
+//   rollback  : discard all tentative entries (must not coincide with wr_valid/commit)
+//   m_valid / m_ready / m_data : read side, AXI4-Stream style; shows committed entries only
+// Timing: a committed entry is readable the cycle after its commit. Memory read is
+// registered through an output register (no combinational path from m_ready to the RAM).
+`timescale 1ns / 1ps
+`default_nettype none
+module axis_commit_fifo #(
+    parameter WIDTH = 146,
+    parameter AW    = 8
+) (
+    input  wire             clk,
+    input  wire             rst,
+    input  wire             wr_valid,
+    output wire             wr_ready,
+    input  wire [WIDTH-1:0] wr_data,
+    input  wire             wr_commit,
+    input  wire             commit,
+    input  wire             rollback,
+    output reg              m_valid,
+    input  wire             m_ready,
+    output reg  [WIDTH-1:0] m_data
+);
+    reg [WIDTH-1:0] mem [0:(1<<AW)-1];
+    reg [AW:0] wptr;   // next write position
+    reg [AW:0] cptr;   // end of committed data
+    reg [AW:0] rptr;   // next read position (into the output register)
+
+    wire [AW:0] used = wptr - rptr;
+    assign wr_ready = (used < (1 << AW));
+    wire do_wr = wr_valid && wr_ready;
+    wire have_committed = (cptr != rptr);
+    wire load_out = have_committed && (!m_valid || m_ready);
+
+    always @(posedge clk) begin
+        if (do_wr) mem[wptr[AW-1:0]] <= wr_data;
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            wptr <= 0; cptr <= 0; rptr <= 0;
+            m_valid <= 1'b0;
+            m_data <= {WIDTH{1'b0}};
+        end else begin
+            if (rollback) begin
+                wptr <= cptr;
+            end else begin
+                if (do_wr) wptr <= wptr + 1'b1;
+                if (commit || (do_wr && wr_commit)) cptr <= do_wr ? wptr + 1'b1 : wptr;
+            end
+            if (load_out) begin
+                m_data  <= mem[rptr[AW-1:0]];
+                m_valid <= 1'b1;
+                rptr    <= rptr + 1'b1;
+            end else if (m_ready) begin
+                m_valid <= 1'b0;
+            end
+        end
+    end
+endmodule
+`default_nettype wire

@@ -1,0 +1,26 @@
+"""pytest entry for the mode engine (tb/modes/engine_tests.py) on each core and simulator."""
+from __future__ import annotations
+
+import pytest
+
+from aesip import rtl, sim
+
+CASES = [
+    pytest.param(0, 0, "verilator", "all", "300", id="iter128-verilator"),
+    pytest.param(0, 1, "icarus", "some", "40", id="iter128-sbox1-icarus"),
+]
+
+
+@pytest.mark.parametrize("core,sbox,simulator,cavp,nrand", CASES)
+def test_engine(core, sbox, simulator, cavp, nrand):
+    if not sim.available(simulator):
+        pytest.skip(f"{simulator} not installed")
+    sim.run_and_check(
+        toplevel="aes_mode_engine",
+        sources=rtl.engine_sources(core),
+        test_module="tb.modes.engine_tests",
+        sim=simulator,
+        parameters={"CORE": core, "SBOX_IMPL": sbox, "SLOT_W": 2},
+        extra_env={"AESIP_CAVP": cavp, "AESIP_NRAND": nrand},
+        quiet=True,
+    )
