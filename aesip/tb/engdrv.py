@@ -76,6 +76,7 @@ class Result:
     tag: bytes
     data: bytes | None = None   # None: no output frame
     fail_flag: int = 0
+    out_len: int | None = None  # failed packets: expected output length (None: payload length)
 
 
 class EngineDriver:

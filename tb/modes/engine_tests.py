@@ -44,7 +44,8 @@ async def run_packets(drv: EngineDriver, pkts: list[Packet], exps: list[Result],
             if e.err == 0:
                 assert data == e.data, f"{name}: data {data.hex()} expected {e.data.hex()}"
             else:
-                assert len(data) == len(p.data), f"{name}: {len(data)} output bytes"
+                n = len(p.data) if e.out_len is None else e.out_len
+                assert len(data) == n, f"{name}: {len(data)} output bytes, expected {n}"
     await ClockCycles(drv.dut.clk, 20)
     assert drv.out.empty(), "unexpected extra output frames"
     assert drv.sts.empty(), "unexpected extra status beats"
@@ -251,7 +252,7 @@ async def test_bad_input(dut):
     # (b) CCM-enc a=0 p=40 but only two full beats: 32 bytes out, flagged
     p = Packet("ccm-encrypt", 0, nonce, b"", b"P" * 40, 8)
     p.beats = beats_of(b"P" * 32)
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), b"", 1)))
+    frames.append((p, Result(ERR_CODE["framing"], bytes(16), b"", 1, 32)))
     # (c) CTR p=20 but four beats: the extra beats are swallowed, 20 bytes out, flagged
     p = Packet("ctr", 0, bytes(16), b"", b"C" * 20)
     p.beats = beats_of(b"C" * 20 + bytes(12) + bytes(32))
