@@ -15,6 +15,7 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
 
+from aesip.tb.seed import test_rng
 from aesip import ref, vectors
 from aesip.tb.coredrv import CoreDriver
 
@@ -29,10 +30,8 @@ def max_cycles_per_block(engine: str, key_bytes: int) -> int:
     return {"iter32": 4 * (nr + 1), "iter128": nr + 1, "pipe": 1}[engine]
 
 
-def rng_for_test() -> random.Random:
-    seed = cocotb.RANDOM_SEED
-    cocotb.log.info("test seed %d (replay with AESIP_SEED=%d)", seed, seed)
-    return random.Random(seed)
+def rng_for_test(name: str) -> random.Random:
+    return test_rng(f"{__name__}.{name}")
 
 
 @cocotb.test()
@@ -65,7 +64,7 @@ async def test_random(dut):
     """Random keys (all sizes), random slots per block, random direction, random valid gaps
     and random backpressure; cross-checked against `cryptography`. Checks data, tag,
     order, and that nothing is lost or duplicated."""
-    rng = rng_for_test()
+    rng = rng_for_test("test_random")
     drv = CoreDriver(dut)
     await drv.start()
     nslots = 2 ** drv.slot_w
@@ -106,7 +105,7 @@ async def test_random(dut):
 async def test_latency_and_throughput(dut):
     """Latency is the same for every key and data value of one key size, and back-to-back
     throughput meets the core's promise. Prints the measured figures."""
-    rng = rng_for_test()
+    rng = rng_for_test("test_latency_and_throughput")
     drv = CoreDriver(dut)
     await drv.start()
     for kb in KEY_SIZES:
@@ -141,7 +140,7 @@ async def test_latency_and_throughput(dut):
 async def test_bad_keys_and_zeroize(dut):
     """Illegal key lengths and zeroized/unloaded slots give err=1 with zero data, and the
     next good block is still right."""
-    rng = rng_for_test()
+    rng = rng_for_test("test_bad_keys_and_zeroize")
     drv = CoreDriver(dut)
     await drv.start()
     blk = rng.randbytes(16)

@@ -12,16 +12,15 @@ import random
 import cocotb
 from cocotb.triggers import ClockCycles
 
+from aesip.tb.seed import test_rng
 from aesip import vectors
 from aesip.tb.engdrv import ERR_CODE, EngineDriver, Packet, Result, expect
 
 BUF_BYTES = 4096
 
 
-def rng_for_test() -> random.Random:
-    seed = cocotb.RANDOM_SEED
-    cocotb.log.info("test seed %d (replay with AESIP_SEED=%d)", seed, seed)
-    return random.Random(seed)
+def rng_for_test(name: str) -> random.Random:
+    return test_rng(f"{__name__}.{name}")
 
 
 async def run_packets(drv: EngineDriver, pkts: list[Packet], exps: list[Result], names=None) -> None:
@@ -163,7 +162,7 @@ async def test_random(dut):
     0..600 bytes, AADs around the 0xFF00 length-encoding switch), tampered decryptions,
     store-and-forward and cut-through, several key slots of all sizes, random gaps and
     backpressure on every port."""
-    rng = rng_for_test()
+    rng = rng_for_test("test_random")
     drv = EngineDriver(dut)
     await drv.start()
     nslots = 2 ** len(dut.key_slot)
@@ -205,7 +204,7 @@ async def test_bad_input(dut):
     after it still come out right."""
     from aesip import ref
 
-    rng = rng_for_test()
+    rng = rng_for_test("test_bad_input")
     drv = EngineDriver(dut)
     await drv.start()
     key = rng.randbytes(16)
