@@ -1,0 +1,41 @@
+// tb_sbox_top: simulation top for the S-box tests (tb/common/prim_tests.py).
+//
+// Instantiates aes_sbox for both implementations (IMPL 0 and 1) and every direction
+// parameter (DIR 0, 1, 2), all driven by the same byte and inv, plus one aes_subword
+// (DIR=2) per implementation on a separate 32-bit word, so that a single build covers
+// every S-box configuration.
+//
+// Ports
+//   byte_in   : input byte of the six aes_sbox instances
+//   inv       : direction select, connected to every instance (only DIR=2 may use it)
+//   out_fwd0  : aes_sbox IMPL=0 DIR=0 (forward only)     out_fwd1  : same, IMPL=1
+//   out_inv0  : aes_sbox IMPL=0 DIR=1 (inverse only)     out_inv1  : same, IMPL=1
+//   out_both0 : aes_sbox IMPL=0 DIR=2 (inv selects)      out_both1 : same, IMPL=1
+//   word_in   : input word of the two aes_subword instances (DIR=2, same inv)
+//   word_out0 : aes_subword IMPL=0                       word_out1 : aes_subword IMPL=1
+// Purely combinational.
+`timescale 1ns / 1ps
+`default_nettype none
+module tb_sbox_top (
+    input  wire [7:0]  byte_in,
+    input  wire        inv,
+    output wire [7:0]  out_fwd0,
+    output wire [7:0]  out_inv0,
+    output wire [7:0]  out_both0,
+    output wire [7:0]  out_fwd1,
+    output wire [7:0]  out_inv1,
+    output wire [7:0]  out_both1,
+    input  wire [31:0] word_in,
+    output wire [31:0] word_out0,
+    output wire [31:0] word_out1
+);
+    aes_sbox #(.IMPL(0), .DIR(0)) u_fwd0 (.in(byte_in), .inv(inv), .out(out_fwd0));
+    aes_sbox #(.IMPL(0), .DIR(1)) u_inv0 (.in(byte_in), .inv(inv), .out(out_inv0));
+    aes_sbox #(.IMPL(0), .DIR(2)) u_both0 (.in(byte_in), .inv(inv), .out(out_both0));
+    aes_sbox #(.IMPL(1), .DIR(0)) u_fwd1 (.in(byte_in), .inv(inv), .out(out_fwd1));
+    aes_sbox #(.IMPL(1), .DIR(1)) u_inv1 (.in(byte_in), .inv(inv), .out(out_inv1));
+    aes_sbox #(.IMPL(1), .DIR(2)) u_both1 (.in(byte_in), .inv(inv), .out(out_both1));
+    aes_subword #(.IMPL(0), .DIR(2)) u_word0 (.in(word_in), .inv(inv), .out(word_out0));
+    aes_subword #(.IMPL(1), .DIR(2)) u_word1 (.in(word_in), .inv(inv), .out(word_out1));
+endmodule
+`default_nettype wire
