@@ -95,6 +95,16 @@ class CoreDriver:
         """Random input gaps (source pauses) and output backpressure (sink pauses)."""
         self.source.set_pause_generator(random_pause(rng, p_gap) if p_gap > 0 else None)
         self.sink.set_pause_generator(random_pause(rng, p_backpressure) if p_backpressure > 0 else None)
+        # cocotbext-axi keeps the last `pause` value when its generator is removed
+        if p_gap <= 0:
+            self.source.pause = False
+        if p_backpressure <= 0:
+            self.sink.pause = False
+        # removing a generator leaves `pause` at its last value (possibly True): clear it
+        if p_gap <= 0:
+            self.source.pause = False
+        if p_backpressure <= 0:
+            self.sink.pause = False
 
     async def load_key(self, slot: int, key: bytes, wait_done: bool = True) -> None:
         """Load `key` (up to 32 bytes; its length goes on key_bytes, the core checks it)
