@@ -100,11 +100,6 @@ class CoreDriver:
             self.source.pause = False
         if p_backpressure <= 0:
             self.sink.pause = False
-        # removing a generator leaves `pause` at its last value (possibly True): clear it
-        if p_gap <= 0:
-            self.source.pause = False
-        if p_backpressure <= 0:
-            self.sink.pause = False
 
     async def load_key(self, slot: int, key: bytes, wait_done: bool = True) -> None:
         """Load `key` (up to 32 bytes; its length goes on key_bytes, the core checks it)
