@@ -28,6 +28,15 @@ def random_pause(rng: random.Random, p: float):
         yield rng.random() < p
 
 
+def set_pause(model, generator) -> None:
+    """Install a pause generator on a cocotbext-axi source/sink, or remove it. Removing
+    one leaves the model's last pause value in place (it may stay paused forever), so
+    clear it explicitly."""
+    model.set_pause_generator(generator)
+    if generator is None:
+        model.pause = False
+
+
 async def load_key(dut, slot: int, key: bytes, wait_done: bool = True) -> None:
     """Drive the key-load port (key_valid/key_ready/key_slot/key_bytes/key_data) shared by
     the cores and the mode engine; optionally wait until the expansion has finished."""
@@ -93,8 +102,8 @@ class CoreDriver:
 
     def set_gaps(self, rng: random.Random, p_gap: float = 0.0, p_backpressure: float = 0.0) -> None:
         """Random input gaps (source pauses) and output backpressure (sink pauses)."""
-        self.source.set_pause_generator(random_pause(rng, p_gap) if p_gap > 0 else None)
-        self.sink.set_pause_generator(random_pause(rng, p_backpressure) if p_backpressure > 0 else None)
+        set_pause(self.source, random_pause(rng, p_gap) if p_gap > 0 else None)
+        set_pause(self.sink, random_pause(rng, p_backpressure) if p_backpressure > 0 else None)
         # cocotbext-axi keeps the last `pause` value when its generator is removed
         if p_gap <= 0:
             self.source.pause = False

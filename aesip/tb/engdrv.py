@@ -9,7 +9,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
-from aesip.tb.coredrv import load_key, random_pause
+from aesip.tb.coredrv import load_key, random_pause, set_pause
 
 OPS = {
     "ecb-encrypt": 0, "ecb-decrypt": 1, "cbc-encrypt": 2, "cbc-decrypt": 3,
@@ -116,9 +116,9 @@ class EngineDriver:
 
     def set_gaps(self, rng: random.Random, p_gap: float = 0.0, p_bp: float = 0.0) -> None:
         for s in (self.cmd, self.src):
-            s.set_pause_generator(random_pause(rng, p_gap) if p_gap > 0 else None)
+            set_pause(s, random_pause(rng, p_gap) if p_gap > 0 else None)
         for s in (self.out, self.sts):
-            s.set_pause_generator(random_pause(rng, p_bp) if p_bp > 0 else None)
+            set_pause(s, random_pause(rng, p_bp) if p_bp > 0 else None)
 
     async def submit(self, pkt: Packet) -> None:
         await self.cmd.send(AxiStreamFrame(tdata=pkt.command()))

@@ -10,7 +10,7 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, with_timeout
 
 from aesip.tb.seed import test_rng
 from aesip import vectors
@@ -34,11 +34,25 @@ async def run_packets(drv: EngineDriver, pkts: list[Packet], exps: list[Result],
     cocotb.start_soon(feed())
     for i, (p, e) in enumerate(zip(pkts, exps)):
         name = names[i] if names else f"packet {i} ({p.op})"
-        err, tag = await drv.status()
+        # generous watchdog: the longest legal packet here is ~70k beats
+        try:
+            err, tag = await with_timeout(drv.status(), 20_000_000, "ns")
+        except Exception:
+            d = drv.dut
+            d._log.error("%s hung: op=%s slot=%d iv=%d aad=%d data=%d tag_len=%d cut=%s",
+                         name, p.op, p.slot, len(p.iv), len(p.aad), len(p.data), p.tag_len, p.cut)
+            for sig in ("state", "phase", "k", "j", "nb_pay", "k_aad", "a_sent", "b_sent", "err", "pend_valid",
+                        "a_s_valid", "a_s_ready", "b_s_valid", "b_s_ready", "a_m_valid", "b_m_valid",
+                        "s_axis_tvalid", "s_axis_tready", "buf_wr_ready", "key_ready"):
+                try:
+                    d._log.error("  %s = %s", sig, getattr(d, sig).value)
+                except AttributeError:
+                    pass
+            raise
         assert err == e.err, f"{name}: status error {err}, expected {e.err}"
         assert tag == e.tag, f"{name}: tag {tag.hex()} expected {e.tag.hex()}"
         if e.data is not None:
-            data, flag = await drv.output()
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
             assert flag == e.fail_flag, f"{name}: last-beat fail flag {flag}, expected {e.fail_flag}"
             if e.err == 0:
                 assert data == e.data, f"{name}: data {data.hex()} expected {e.data.hex()}"
