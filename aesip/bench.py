@@ -1,4 +1,5 @@
-"""`aesip bench`: cycle-accurate throughput and latency of the block-cipher cores.
+"""`aesip bench`: cycle-accurate throughput and latency of the block-cipher cores and of
+the CCM mode engine built on them.
 
 For every engine one simulation (aesip.tb.cli_tb) measures, for each key size and
 direction: the latency of one block sent into the idle core (clocks from the input
@@ -12,6 +13,14 @@ Record fields:
   packets (N), cycles (first input handshake to last output handshake of the N-block
   stream), cycles_per_block (steady state: spacing of the output handshakes),
   bits_per_cycle (128 / cycles_per_block), latency_cycles, sim.
+
+CCM records (engine 'ccm-<core>': aes_mode_engine with CORE = that core, one more
+simulation per core; see aesip/tb/engine_bench.py for the method): op 'ccm-encrypt',
+key_bits, bytes_per_packet (payload; `--ccm-sizes`, default 16,64,256,1500), aad_bytes
+(32), nonce_bytes (13), tag_bytes (8), packets (1 = a single packet, or `--ccm-packets`
+back to back, default 8), cycles (first command handshake to the last packet's last
+result), cycles_per_packet, bits_per_cycle (payload bits / cycles), latency_cycles (of
+a single packet), sim. Every ciphertext and tag is checked against aesip.ref.
 """
 from __future__ import annotations
 
@@ -103,17 +112,57 @@ def run_engine(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[li
     return bench_records(engine, simulator, cmds, res), verify(cmds, res)[1]
 
 
-def format_table(recs: list[dict]) -> str:
-    head = ("engine", "op", "key", "blocks", "cycles", "cyc/block", "bits/cycle", "latency")
-    rows = [head] + [
-        (r["engine"], r["op"], str(r["key_bits"]), str(r["packets"]), str(r["cycles"]),
-         f"{r['cycles_per_block']:g}", f"{r['bits_per_cycle']:g}", str(r["latency_cycles"]))
-        for r in recs
-    ]
+def run_ccm(engine: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for the mode engine on core `engine`."""
+    from aesip.cli import simulate
+    from aesip.tb import engine_bench
+
+    rng = random.Random(f"{seed}-ccm-{engine}")
+    cmds, meas = engine_bench.plan(rng, sizes, packets)
+    res = simulate(engine, simulator, cmds, modes=True)["results"]
+    _n, bad = engine_bench.check(cmds, res)
+    return engine_bench.records(engine, simulator, res, meas), bad
+
+
+def _table(head: tuple, rows: list[tuple]) -> str:
+    rows = [head] + rows
     w = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w[i]) if i < 2 else c.rjust(w[i]) for i, c in enumerate(row)) for row in rows]
     lines.insert(1, "  ".join("-" * x for x in w))
     return "\n".join(lines)
+
+
+def format_table(recs: list[dict]) -> str:
+    head = ("engine", "op", "key", "blocks", "cycles", "cyc/block", "bits/cycle", "latency")
+    return _table(head, [
+        (r["engine"], r["op"], str(r["key_bits"]), str(r["packets"]), str(r["cycles"]),
+         f"{r['cycles_per_block']:g}", f"{r['bits_per_cycle']:g}", str(r["latency_cycles"]))
+        for r in recs
+    ])
+
+
+def format_ccm_table(recs: list[dict]) -> str:
+    head = ("engine", "op", "key", "bytes", "aad", "packets", "cycles", "cyc/packet", "bits/cycle", "latency")
+    return _table(head, [
+        (r["engine"], r["op"], str(r["key_bits"]), str(r["bytes_per_packet"]), str(r["aad_bytes"]),
+         str(r["packets"]), str(r["cycles"]), f"{r['cycles_per_packet']:g}", f"{r['bits_per_cycle']:g}",
+         str(r["latency_cycles"]))
+        for r in recs
+    ])
+
+
+def parse_sizes(text: str) -> list[int]:
+    from aesip.cli import UsageError
+
+    if text.strip().lower() in ("", "none"):
+        return []
+    try:
+        sizes = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--ccm-sizes: expected comma-separated byte counts, got {text!r}") from None
+    if any(not 0 <= x <= 1 << 20 for x in sizes):
+        raise UsageError("--ccm-sizes: sizes must be between 0 and 1048576 bytes")
+    return sizes
 
 
 def bench_main(args) -> int:
@@ -122,8 +171,11 @@ def bench_main(args) -> int:
     engines = args.engine or rtl.ENGINES
     if args.blocks < 2:
         raise UsageError("--blocks must be at least 2")
+    if args.ccm_packets < 1:
+        raise UsageError("--ccm-packets must be at least 1")
+    sizes = parse_sizes(args.ccm_sizes)
     seed = args.seed if args.seed is not None else 1
-    all_recs, failed, sim_failed = [], False, False
+    all_recs, ccm_recs, failed, sim_failed = [], [], False, False
     for e in engines:
         print(f"aesip bench: {e} on {args.sim} ...", file=sys.stderr)
         try:
@@ -131,17 +183,38 @@ def bench_main(args) -> int:
         except SimError as err:
             sim_failed = True
             print(f"aesip bench: error: {e}: {err}", file=sys.stderr)
+        else:
+            if bad:
+                failed = True
+                print(f"aesip bench: FAILED: {e}: {len(bad)} block(s) differ from the reference "
+                      f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
+            else:
+                all_recs.extend(recs)
+        if not sizes:
+            continue
+        print(f"aesip bench: ccm-{e} (mode engine) on {args.sim} ...", file=sys.stderr)
+        try:
+            recs, bad = run_ccm(e, args.sim, sizes, args.ccm_packets, seed)
+        except SimError as err:
+            sim_failed = True
+            print(f"aesip bench: error: ccm-{e}: {err}", file=sys.stderr)
             continue
         if bad:
             failed = True
-            print(f"aesip bench: FAILED: {e}: {len(bad)} block(s) differ from the reference "
+            print(f"aesip bench: FAILED: ccm-{e}: {len(bad)} packet(s) differ from the reference "
                   f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
             continue
-        all_recs.extend(recs)
+        ccm_recs.extend(recs)
     if args.json:
-        print(json.dumps(all_recs, indent=1))
-    elif all_recs:
-        print(format_table(all_recs))
-        print("\ncycles: first input to last output of the stream; cyc/block: steady state; "
-              "latency: input handshake to output valid (clocks)")
+        print(json.dumps(all_recs + ccm_recs, indent=1))
+    else:
+        if all_recs:
+            print(format_table(all_recs))
+            print("\ncycles: first input to last output of the stream; cyc/block: steady state; "
+                  "latency: input handshake to output valid (clocks)")
+        if ccm_recs:
+            print(("\n" if all_recs else "") + format_ccm_table(ccm_recs))
+            print(f"\nCCM encryption, {ccm_recs[0]['nonce_bytes']}-byte nonce, {ccm_recs[0]['tag_bytes']}-byte tag; "
+                  "bytes: payload per packet; bits/cycle: payload bits per clock; cycles: first command "
+                  "handshake to the last packet's last result; latency: of one packet alone (clocks)")
     return EXIT_SIM if sim_failed else 1 if failed else 0

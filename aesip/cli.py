@@ -2,15 +2,18 @@
 synthesis and the demo workload.
 
     aesip run   [--engine iter32|iter128|pipe] [--sim verilator|icarus] [-i IN] [-o OUT]
-    aesip bench [--json] [--engine ...] [--sim ...] [--blocks N]
+    aesip bench [--json] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N]
     aesip synth [...]            (aesip.synth.synth_main)
-    aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some]
+    aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some|none] [--ccm N]
 
 Nothing here computes cryptography, except bench and demo comparing the RTL's results
-with aesip.ref. Every simulation is one cocotb run of aesip.tb.cli_tb, a command executor
-for one core; builds are cached per user (see build_base()) and serialized with a lock,
-so concurrent invocations are safe. Compiler and simulator output goes to log files next
-to the build; stdout carries only the command's output.
+with aesip.ref. `run` sends every request as one packet through the mode engine
+(rtl/modes/aes_mode_engine.v with CORE = the chosen core, docs/mode_engine.md), all
+lines of one input in one simulation of aesip.tb.engine_cli_tb (a command executor);
+the block-core benchmarks and the block-core demo run the bare cores through
+aesip.tb.cli_tb. Builds are cached per user (see build_base()) and serialized with a
+lock, so concurrent invocations are safe. Compiler and simulator output goes to log
+files next to the build; stdout carries only the command's output.
 
 Exit status: 0 success, 1 malformed input / unknown op (`run`) or wrong results
 (`bench`, `demo`), 2 usage error, 3 build or simulation failure.
@@ -33,10 +36,14 @@ EXIT_INPUT = 1
 EXIT_USAGE = 2
 EXIT_SIM = 3
 
-# Key slots the CLI uses: the cores' default SLOT_W = 1 (docs/cores.md). The testbench
+# Bare cores (bench/demo): default parameters (SLOT_W = 1, docs/cores.md); the testbench
 # checks every slot number against the width of the core's key_slot port.
-NSLOTS = 2
 TB_MODULE = "aesip.tb.cli_tb"
+# The mode engine as the CLI builds it: SLOT_W = 2 (4 key slots), other parameters default.
+ENGINE_SLOT_W = 2
+ENGINE_SLOTS = 2 ** ENGINE_SLOT_W
+ENGINE_TB_MODULE = "aesip.tb.engine_cli_tb"
+ENGINE_TOP = "aes_mode_engine"
 
 
 class SimError(Exception):
@@ -68,12 +75,25 @@ def build_base() -> Path:
     raise SimError(f"no writable build directory (tried {', '.join(map(str, cands))}): {err}")
 
 
-def check_engine(engine: str, simulator: str) -> None:
+def engine_core(engine: str) -> int:
+    """The mode engine's CORE parameter for a core name (iter128 -> 0, ...)."""
+    return {v: k for k, v in rtl.ENGINE_CORE.items()}[engine]
+
+
+def _target(engine: str, modes: bool) -> tuple[str, list, dict, str]:
+    """(top module, sources, parameters, cocotb module) of a simulation."""
+    if modes:
+        return (ENGINE_TOP, rtl.engine_sources(engine_core(engine)),
+                {"CORE": engine_core(engine), "SLOT_W": ENGINE_SLOT_W}, ENGINE_TB_MODULE)
+    return rtl.core_top(engine), rtl.core_sources(engine), {}, TB_MODULE
+
+
+def check_engine(engine: str, simulator: str, modes: bool = False) -> None:
     from aesip import sim
 
     if engine not in rtl.CORES:
         raise UsageError(f"unknown engine {engine!r} (choose from {', '.join(rtl.ENGINES)})")
-    missing = [str(p) for p in rtl.core_sources(engine) if not p.exists()]
+    missing = [str(p) for p in _target(engine, modes)[1] if not p.exists()]
     if missing:
         raise SimError(f"engine {engine}: RTL source(s) missing: {', '.join(missing)}")
     if simulator not in sim.SIMULATORS:
@@ -105,18 +125,18 @@ def _tail(path: Path, n: int = 25) -> str:
     return "\n".join("    " + ln for ln in lines[-n:])
 
 
-def simulate(engine: str, simulator: str, commands: list[dict], *, seed: int | None = None,
-             progress: bool = True) -> dict:
-    """Run `commands` (see aesip.tb.cli_tb) on the RTL of `engine` in one simulation and
-    return the testbench's response {"results": [...], "cycles": n}."""
+def simulate(engine: str, simulator: str, commands: list[dict], *, modes: bool = False,
+             seed: int | None = None, progress: bool = True) -> dict:
+    """Run `commands` in one simulation and return the testbench's response
+    {"results": [...], "cycles": n}: on the bare core `engine` (aesip.tb.cli_tb), or with
+    `modes` on the mode engine built on that core (aesip.tb.engine_cli_tb)."""
     from aesip import sim
 
-    check_engine(engine, simulator)
+    check_engine(engine, simulator, modes)
     # A parent pytest run must not turn this into a pytest-style cocotb run.
     os.environ.pop("PYTEST_CURRENT_TEST", None)
-    top = rtl.core_top(engine)
+    top, sources, params, tb_module = _target(engine, modes)
     base = build_base()
-    params: dict = {}
     bdir = sim.build_dir_for(top, simulator, params, base)
     binary = bdir / ("sim.vvp" if simulator == "icarus" else top)
     with tempfile.TemporaryDirectory(prefix="aesip-") as tmp, \
@@ -131,8 +151,8 @@ def simulate(engine: str, simulator: str, commands: list[dict], *, seed: int | N
             with _stdout_to_stderr():
                 results = sim.run(
                     toplevel=top,
-                    sources=rtl.core_sources(engine),
-                    test_module=TB_MODULE,
+                    sources=sources,
+                    test_module=tb_module,
                     sim=simulator,
                     parameters=params,
                     extra_env={"AESIP_CLI_REQ": str(reqf), "AESIP_CLI_RESP": str(respf)},
@@ -153,82 +173,59 @@ def simulate(engine: str, simulator: str, commands: list[dict], *, seed: int | N
 
 
 # --------------------------------------------------------------------------- run
-class BlockPlanner:
-    """Turns block jobs into testbench commands. Keys stay in the core's slots (LRU) so
-    a repeated key is not reloaded, and blocks of consecutive requests whose keys are
-    resident are streamed together; a slot is only reloaded when no pending block uses it."""
+class EnginePlanner:
+    """Turns engine jobs into executor commands (aesip.tb.engine_cli_tb). Keys stay in
+    the engine's key slots (least recently used slot evicted), so a repeated key is not
+    reloaded; the executor reloads a slot only after every packet in flight that uses it
+    has its status. Packets stream back to back otherwise."""
 
-    def __init__(self, nslots: int = NSLOTS):
+    def __init__(self, nslots: int = ENGINE_SLOTS):
         self.commands: list[dict] = []
         self.slot_key: list[bytes | None] = [None] * nslots
         self.lru = list(range(nslots))  # least recently used first
-        self.items: list[list] = []
-        self.pending: list[tuple[int, int, int]] = []  # (job index, offset, count)
-        self.busy: set[int] = set()
-        self.placement: dict[int, tuple[int, int, int]] = {}
-
-    def _use(self, slot: int) -> None:
-        self.lru.remove(slot)
-        self.lru.append(slot)
-
-    def flush(self) -> None:
-        if not self.items:
-            return
-        ci = len(self.commands)
-        self.commands.append({"cmd": "blocks", "items": self.items})
-        for j, off, n in self.pending:
-            self.placement[j] = (ci, off, n)
-        self.items, self.pending, self.busy = [], [], set()
 
     def slot_for(self, key: bytes) -> int:
         if key in self.slot_key:
             slot = self.slot_key.index(key)
         else:
-            free = [s for s in self.lru if s not in self.busy]
-            if not free:
-                self.flush()
-                free = list(self.lru)
-            slot = free[0]
+            slot = self.lru[0]
             self.commands.append({"cmd": "key", "slot": slot, "key": key.hex()})
             self.slot_key[slot] = key
-        self._use(slot)
+        self.lru.remove(slot)
+        self.lru.append(slot)
         return slot
 
-    def add(self, index: int, job: runreq.BlockJob) -> None:
-        slot = self.slot_for(job.key)
-        # A request without data still goes through the core once (a probe block whose
-        # data is discarded) so that the hardware reports whether the key is valid.
-        blocks = [job.data[k:k + 16] for k in range(0, len(job.data), 16)] or [bytes(16)]
-        self.pending.append((index, len(self.items), len(blocks)))
-        self.items.extend([b.hex(), job.dec, slot] for b in blocks)
-        self.busy.add(slot)
+    def add(self, job: runreq.EngineJob) -> tuple[int, int | None]:
+        """Queue `job`; returns the command index of its packet and of its key probe.
 
-    def finish(self) -> list[dict]:
-        self.flush()
-        return self.commands
+        A non-CCM packet with an empty payload never reaches the AES cores, so the
+        hardware would not see an illegal key: such a request also sends a probe packet
+        (ECB encryption of one zero block, same slot) whose status tells whether the
+        slot's key is valid; the probe's data is discarded."""
+        slot = self.slot_for(job.key)
+        self.commands.append(job.packet(slot))
+        pi, qi = len(self.commands) - 1, None
+        if not job.is_ccm and not job.data:
+            self.commands.append(runreq.EngineJob("encrypt", job.key, bytes(16)).packet(slot))
+            qi = len(self.commands) - 1
+        return pi, qi
 
 
 def execute_requests(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
-    """Output objects for `requests` (in order), running the block jobs on the RTL."""
-    planner = BlockPlanner()
-    for i, r in enumerate(requests):
-        if r.job is not None:
-            planner.add(i, r.job)
-    commands = planner.finish()
-    results = simulate(engine, simulator, commands)["results"] if commands else []
+    """Output objects for `requests` (in order), running them on the mode engine."""
+    planner = EnginePlanner()
+    placement = {i: planner.add(r.job) for i, r in enumerate(requests) if r.job is not None}
+    results = simulate(engine, simulator, planner.commands, modes=True)["results"] if placement else []
     outs = []
     for i, r in enumerate(requests):
         if r.job is None:
             outs.append(runreq.result_for(r))
             continue
-        ci, off, n = planner.placement[i]
-        got = results[ci]["out"][off:off + n]
-        errs = {e for _, e in got}
-        if len(errs) != 1:
-            raise SimError(f"line {r.lineno}: the core flagged only some blocks of one key as invalid")
-        err = bool(errs.pop())
-        data = b"".join(bytes.fromhex(h) for h, _ in got) if r.job.data else b""
-        outs.append(runreq.result_for(r, data, err))
+        pi, qi = placement[i]
+        try:
+            outs.append(runreq.result_for(r, results[pi], results[qi] if qi is not None else None))
+        except (ValueError, KeyError, IndexError) as e:
+            raise SimError(f"unexpected response of the engine simulation: {e}") from None
     return outs
 
 
@@ -255,13 +252,14 @@ def cmd_run(args) -> int:
 
 
 # --------------------------------------------------------------------------- main
-def _add_sim_args(p: argparse.ArgumentParser, engine_default: str | None, multi: bool = False) -> None:
+def _add_sim_args(p: argparse.ArgumentParser, engine_default: str | None, multi: bool = False,
+                  what: str = "core to use") -> None:
     if multi:
         p.add_argument("--engine", action="append", choices=rtl.ENGINES,
-                       help="core to use (repeatable; default: all)")
+                       help=f"{what} (repeatable; default: all)")
     else:
         p.add_argument("--engine", default=engine_default, choices=rtl.ENGINES,
-                       help=f"core to use (default: {engine_default})")
+                       help=f"{what} (default: {engine_default})")
     p.add_argument("--sim", default="verilator", choices=["verilator", "icarus"],
                    help="simulator (default: verilator)")
 
@@ -277,28 +275,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="JSON Lines requests through the RTL in simulation",
                        description="Read JSON Lines requests, run them through one simulation of the "
-                       "selected core, write one JSON object per request line, in order.")
-    _add_sim_args(r, "pipe")
+                       "mode engine (aes_mode_engine) built on the selected core, write one JSON object "
+                       "per request line, in order.")
+    _add_sim_args(r, "pipe", what="AES core the mode engine is built on (CORE parameter)")
     r.add_argument("-i", "--input", metavar="IN.jsonl", help="requests (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT.jsonl", help="results (default: stdout)")
 
     b = sub.add_parser("bench", help="cycle-accurate throughput and latency from simulation")
-    _add_sim_args(b, None, multi=True)
+    _add_sim_args(b, None, multi=True, what="core to measure, bare and under the CCM mode engine")
     b.add_argument("--json", action="store_true", help="print a JSON list of records")
     b.add_argument("--blocks", type=int, default=64, metavar="N",
                    help="blocks streamed back to back per measurement (default 64)")
     b.add_argument("--seed", type=int, help="seed of the random keys and data")
+    b.add_argument("--ccm-sizes", default="16,64,256,1500", metavar="LIST",
+                   help="CCM payload sizes in bytes for the mode-engine records (default 16,64,256,1500; "
+                   "'none': no CCM records)")
+    b.add_argument("--ccm-packets", type=int, default=8, metavar="N",
+                   help="CCM packets sent back to back per measurement (default 8)")
 
     sub.add_parser("synth", help="synthesis figures (Yosys/nextpnr); options: aesip synth --help",
                    add_help=False)
 
-    d = sub.add_parser("demo", help="embedded workload through every core, checked against the reference")
+    d = sub.add_parser("demo", help="embedded workload through every core and a CCM packet mix through "
+                       "the mode engine, checked against the reference")
     _add_sim_args(d, None, multi=True)
     d.add_argument("--random", type=int, default=3000, metavar="N",
                    help="random blocks per core (default 3000)")
     d.add_argument("--kat", choices=["all", "some", "none"], default="all",
                    help="NIST ECB KAT/MMT records: all (default, 2138), every 4th, or none")
     d.add_argument("--seed", type=int, help="seed of the random workload")
+    d.add_argument("--ccm", type=int, default=400, metavar="N",
+                   help="CCM packets through the mode engine (default 400; 0: skip)")
+    d.add_argument("--ccm-core", default="iter128", choices=rtl.ENGINES,
+                   help="core the CCM mode engine is built on (default iter128)")
     d.add_argument("--json", action="store_true", help="print the table as JSON records")
     return p
 

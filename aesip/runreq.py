@@ -1,11 +1,15 @@
 """Request parsing and validation for `aesip run` (JSON Lines in, JSON Lines out).
 
-See the command-line contract in the README. This module only decodes requests and
-checks what cannot be encoded on a core's interface at all (hex syntax, missing
-fields, keys longer than the 256-bit key port, messages that are not whole blocks).
-Everything else -- in particular whether a key length is legal -- is left to the
-hardware, which reports it on its `err` status bit; `result_for` maps that status
-back to the contract's error form.
+See the command-line contract in the README. Every op runs on the mode engine
+(rtl/modes/aes_mode_engine.v, docs/mode_engine.md) as one packet. This module only
+decodes requests and refuses what cannot be encoded on the engine's interface at all:
+bad hex, missing fields, wrong JSON types, a key longer than the 256-bit key port, an
+IV that is not exactly the 16 bytes of the command's IV field (CBC, CTR), a CCM nonce
+longer than the 4-bit nonce_len field can say (15), a tag_len outside the 5-bit field
+(0..31), a received tag longer than the 16-byte tag field, lengths >= 2**64. Everything
+else -- key length, nonce length 7..13, tag length, whole blocks for ECB/CBC, length
+limits, authentication -- is checked by the hardware and reported on its status beat;
+`result_for` maps the status error code to the contract's error form.
 
 Fatal input problems (a line that is not a JSON object, an unknown or missing `op`)
 stop the parsing: the lines before it are still answered, then the caller reports the
@@ -18,7 +22,12 @@ import re
 from dataclasses import dataclass, field
 
 BLOCK = 16
-MAX_KEY_BYTES = 32  # width of the cores' key_data port (256 bits)
+MAX_KEY_BYTES = 32    # width of the engine's key_data port (256 bits)
+IV_BYTES = 16         # the command beat's iv field
+MAX_NONCE_BYTES = 15  # nonce_len is a 4-bit field
+MAX_TAG_LEN = 31      # tag_len is a 5-bit field
+MAX_RTAG_BYTES = 16   # the command beat's received-tag field
+MAX_LEN = 1 << 64     # aad_len / payload_len are 64-bit fields
 
 # Every op of the contract: input fields and the output field(s) on success.
 OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -31,14 +40,37 @@ OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ccm-decrypt": (("key", "iv", "aad", "ct", "tag"), ("msg",)),
 }
 
-# Ops the block-cipher cores implement (ECB, one block per beat).
-BLOCK_OPS = {"encrypt": False, "decrypt": True}  # op -> dec flag
+# contract op -> engine op (docs/mode_engine.md, command beat bits [3:0])
+ENGINE_OP = {
+    "encrypt": "ecb-encrypt", "decrypt": "ecb-decrypt",
+    "cbc-encrypt": "cbc-encrypt", "cbc-decrypt": "cbc-decrypt", "ctr": "ctr",
+    "ccm-encrypt": "ccm-encrypt", "ccm-decrypt": "ccm-decrypt",
+}
 
 ERR_KEY_LEN = "invalid: key length"
-ERR_MSG_LEN = "invalid: message length"
-ERR_UNSUPPORTED = "invalid: op not supported by this engine"
+ERR_NONCE_LEN = "invalid: nonce length"
+ERR_IV_LEN = "invalid: iv length"
+ERR_TAG_LEN = "invalid: tag length"
+ERR_LENGTH = "invalid: length"
+ERR_AUTH = "auth"
+
+# The engine's status error codes (docs/mode_engine.md) -> the contract's error text.
+ENGINE_ERRORS = {
+    1: "invalid: op or reserved field rejected by the engine",
+    2: ERR_NONCE_LEN,
+    3: ERR_TAG_LEN,
+    4: ERR_LENGTH,
+    5: "invalid: payload too large for store-and-forward buffer",
+    6: "invalid: data framing rejected by the engine",
+    7: ERR_KEY_LEN,
+    8: ERR_AUTH,
+}
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
+
+
+def engine_error(code: int) -> str:
+    return ENGINE_ERRORS.get(code, f"invalid: engine error code {code}")
 
 
 class FatalInput(Exception):
@@ -51,16 +83,32 @@ class FatalInput(Exception):
 
 
 @dataclass
-class BlockJob:
-    """Work for a block-cipher core: `data` (whole blocks) with `key` in direction `dec`."""
+class EngineJob:
+    """One packet for the mode engine: fields as they go on the command beat and the
+    data stream, unchanged from the request."""
 
+    op: str                # contract op
     key: bytes
-    data: bytes
-    dec: bool
+    data: bytes            # msg or ct
+    iv: bytes = b""        # IV / initial counter block / CCM nonce
+    aad: bytes = b""
+    tag_len: int = 0       # CCM: tag length in bytes (ccm-decrypt: len(rtag))
+    rtag: bytes = b""      # ccm-decrypt: the received tag
 
     @property
-    def nblocks(self) -> int:
-        return len(self.data) // BLOCK
+    def engine_op(self) -> str:
+        return ENGINE_OP[self.op]
+
+    @property
+    def is_ccm(self) -> bool:
+        return self.op.startswith("ccm")
+
+    def packet(self, slot: int) -> dict:
+        """The executor's packet command (aesip.tb.engine_cli_tb)."""
+        return {"cmd": "pkt", "op": self.engine_op, "slot": slot, "iv": self.iv.hex(),
+                "nonce_len": len(self.iv) if self.is_ccm else 0, "aad": self.aad.hex(),
+                "data": self.data.hex(), "tag_len": self.tag_len if self.is_ccm else 0,
+                "rtag": self.rtag.hex(), "cut": False}
 
 
 @dataclass
@@ -70,7 +118,7 @@ class Request:
     has_id: bool = False
     id: object = None
     error: str | None = None          # refused before reaching the hardware
-    job: BlockJob | None = None       # work for the hardware (when error is None)
+    job: EngineJob | None = None      # work for the hardware (when error is None)
     raw: dict = field(default_factory=dict, repr=False)
 
 
@@ -93,19 +141,43 @@ def _hex_field(obj: dict, name: str) -> bytes:
     return bytes.fromhex(v)
 
 
-def _block_job(obj: dict, op: str) -> BlockJob:
-    dec = BLOCK_OPS[op]
+def _job(obj: dict, op: str) -> EngineJob:
+    fields = OPS[op][0]
     key = _hex_field(obj, "key")
     if len(key) > MAX_KEY_BYTES:
         raise _Invalid(ERR_KEY_LEN)  # cannot be encoded on key_data / key_bytes
-    data_field = OPS[op][0][1]
-    data = _hex_field(obj, data_field)
-    if len(data) % BLOCK:
-        raise _Invalid(ERR_MSG_LEN)  # ECB works on whole blocks only
-    return BlockJob(key=key, data=data, dec=dec)
+    job = EngineJob(op=op, key=key, data=b"")
+    if "iv" in fields:
+        job.iv = _hex_field(obj, "iv")
+        if op.startswith("ccm"):
+            if len(job.iv) > MAX_NONCE_BYTES:
+                raise _Invalid(ERR_NONCE_LEN)  # does not fit nonce_len
+        elif len(job.iv) != IV_BYTES:
+            raise _Invalid(ERR_IV_LEN)  # the IV field has no length: exactly 16 bytes
+    if "aad" in fields:
+        job.aad = _hex_field(obj, "aad")
+    if "tag_len" in fields:
+        if "tag_len" not in obj:
+            raise _Invalid("invalid: missing tag_len")
+        t = obj["tag_len"]
+        if isinstance(t, bool) or not isinstance(t, int):
+            raise _Invalid("invalid: tag_len not an integer")
+        if not 0 <= t <= MAX_TAG_LEN:
+            raise _Invalid(ERR_TAG_LEN)  # does not fit the 5-bit tag_len field
+        job.tag_len = t
+    data_field = "msg" if "msg" in fields else "ct"
+    job.data = _hex_field(obj, data_field)
+    if "tag" in fields:
+        job.rtag = _hex_field(obj, "tag")
+        if len(job.rtag) > MAX_RTAG_BYTES:
+            raise _Invalid(ERR_TAG_LEN)  # does not fit the 16-byte tag field
+        job.tag_len = len(job.rtag)
+    if len(job.data) >= MAX_LEN or len(job.aad) >= MAX_LEN:
+        raise _Invalid(ERR_LENGTH)
+    return job
 
 
-def parse_line(text: str, lineno: int, supported: set[str] | None = None) -> Request | None:
+def parse_line(text: str, lineno: int) -> Request | None:
     """Decode one input line. Returns None for a blank line, a Request otherwise (with
     `error` set when the request is refused before the hardware). Raises FatalInput for
     malformed JSON and unknown ops."""
@@ -123,18 +195,14 @@ def parse_line(text: str, lineno: int, supported: set[str] | None = None) -> Req
     if not isinstance(op, str) or op not in OPS:
         raise FatalInput(lineno, f"unknown op {json.dumps(op)} (known: {', '.join(OPS)})")
     req = Request(lineno=lineno, op=op, has_id="id" in obj, id=obj.get("id"), raw=obj)
-    supported = set(BLOCK_OPS) if supported is None else supported
-    if op not in supported:
-        req.error = ERR_UNSUPPORTED
-        return req
     try:
-        req.job = _block_job(obj, op)
+        req.job = _job(obj, op)
     except _Invalid as e:
         req.error = str(e)
     return req
 
 
-def parse_lines(lines, supported: set[str] | None = None) -> Parsed:
+def parse_lines(lines) -> Parsed:
     """Parse an iterable of lines (str or bytes), numbered from 1. Stops at the first
     fatal line; the requests before it are returned together with the FatalInput."""
     out: list[Request] = []
@@ -145,7 +213,7 @@ def parse_lines(lines, supported: set[str] | None = None) -> Parsed:
             except UnicodeDecodeError as e:
                 return Parsed(out, FatalInput(lineno, f"malformed JSON (not UTF-8: {e})"))
         try:
-            req = parse_line(line, lineno, supported)
+            req = parse_line(line, lineno)
         except FatalInput as f:
             return Parsed(out, f)
         if req is not None:
@@ -153,17 +221,28 @@ def parse_lines(lines, supported: set[str] | None = None) -> Parsed:
     return Parsed(out, None)
 
 
-def result_for(req: Request, out_data: bytes | None = None, err: bool = False) -> dict:
-    """The output object for `req`: `id` (when given) then either the result field or
-    `error`. `out_data`/`err` are what the hardware returned for req.job."""
-    res: dict = {}
+def result_for(req: Request, res: dict | None = None, probe: dict | None = None) -> dict:
+    """The output object for `req`: `id` (when given) then either the result field(s) or
+    `error`. `res` is what the executor returned for req.job's packet ({"err", "value",
+    "out"}); `probe` the result of the key-probe packet, when one was sent."""
+    out: dict = {}
     if req.has_id:
-        res["id"] = req.id
+        out["id"] = req.id
     if req.error is not None:
-        res["error"] = req.error
-    elif err:
-        res["error"] = ERR_KEY_LEN
-    else:
-        assert out_data is not None
-        res[OPS[req.op][1][0]] = out_data.hex()
-    return res
+        out["error"] = req.error
+        return out
+    assert res is not None
+    err = res["err"] or (probe["err"] if probe is not None else 0)
+    if err:
+        out["error"] = engine_error(err)
+        return out
+    job = req.job
+    data = bytes.fromhex(res["out"]) if res.get("out") is not None else b""
+    if len(data) != len(job.data):
+        raise ValueError(f"line {req.lineno}: the engine returned {len(data)} bytes for a "
+                         f"{len(job.data)}-byte payload")
+    names = OPS[req.op][1]
+    out[names[0]] = data.hex()
+    if req.op == "ccm-encrypt":
+        out["tag"] = bytes.fromhex(res["value"])[: job.tag_len].hex()
+    return out

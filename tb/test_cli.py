@@ -78,19 +78,54 @@ def test_parse_requests():
     assert [r.lineno for r in p.requests] == [1, 3, 4]
     assert p.requests[0].job is not None and p.requests[0].error is None
     assert p.requests[1].error == "invalid: key not hex"
-    assert p.requests[2].error == "invalid: op not supported by this engine"
+    assert p.requests[2].error == "invalid: key not hex"
     assert p.fatal is not None and p.fatal.lineno == 5 and "frob" in p.fatal.message
     for bad in ("{", "[1, 2]", '"x"', "{}", '{"op": 3}', b"\xff\xfe"):
         p = runreq.parse_lines(['{"op": "encrypt", "key": "00", "msg": ""}', bad])
         assert len(p.requests) == 1 and p.fatal is not None and p.fatal.lineno == 2, bad
-    r = runreq.parse_line('{"op": "encrypt", "key": "0011 ", "msg": ""}', 1)
-    assert r.error == "invalid: key not hex"
-    r = runreq.parse_line('{"op": "encrypt", "key": "00", "msg": "00"}', 1)
-    assert r.error == "invalid: message length"
-    r = runreq.parse_line('{"op": "encrypt", "key": "' + "00" * 33 + '", "msg": ""}', 1)
-    assert r.error == "invalid: key length"
-    r = runreq.parse_line('{"op": "encrypt", "key": "' + "00" * 20 + '", "msg": ""}', 1)
-    assert r.error is None and len(r.job.key) == 20  # left to the hardware
+
+    def err(obj):
+        r = runreq.parse_line(json.dumps(obj), 1)
+        return r.error
+
+    k = "00" * 16
+    assert err({"op": "encrypt", "key": "0011 ", "msg": ""}) == "invalid: key not hex"
+    assert err({"op": "encrypt", "key": "00" * 33, "msg": ""}) == "invalid: key length"
+    # left to the hardware: illegal key lengths, partial ECB/CBC blocks, nonce/tag lengths
+    for ok in ({"op": "encrypt", "key": "00" * 20, "msg": ""}, {"op": "encrypt", "key": k, "msg": "00"},
+               {"op": "cbc-decrypt", "key": k, "iv": k, "ct": "00" * 17},
+               {"op": "ccm-encrypt", "key": k, "iv": "00" * 6, "aad": "", "msg": "", "tag_len": 5},
+               {"op": "ccm-encrypt", "key": k, "iv": "00" * 15, "aad": "", "msg": "", "tag_len": 31},
+               {"op": "ccm-decrypt", "key": k, "iv": "00" * 13, "aad": "", "ct": "", "tag": ""}):
+        assert err(ok) is None, ok
+    r = runreq.parse_line(json.dumps({"op": "ccm-decrypt", "key": k, "iv": "00" * 9, "aad": "ab", "ct": "cd",
+                                      "tag": "00" * 6}), 1)
+    assert r.job.packet(3) == {"cmd": "pkt", "op": "ccm-decrypt", "slot": 3, "iv": "00" * 9, "nonce_len": 9,
+                               "aad": "ab", "data": "cd", "tag_len": 6, "rtag": "00" * 6, "cut": False}
+    # cannot be encoded on the engine's interface: refused by the CLI
+    assert err({"op": "cbc-encrypt", "key": k, "iv": "00" * 15, "msg": ""}) == "invalid: iv length"
+    assert err({"op": "ctr", "key": k, "iv": "00" * 17, "msg": ""}) == "invalid: iv length"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 16, "aad": "", "msg": "", "tag_len": 8}) \
+        == "invalid: nonce length"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "", "msg": "", "tag_len": 32}) \
+        == "invalid: tag length"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "", "msg": "", "tag_len": -1}) \
+        == "invalid: tag length"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "", "msg": "", "tag_len": "8"}) \
+        == "invalid: tag_len not an integer"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "", "msg": "", "tag_len": True}) \
+        == "invalid: tag_len not an integer"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "msg": "", "tag_len": 8}) == "invalid: missing aad"
+    assert err({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "", "msg": ""}) == "invalid: missing tag_len"
+    assert err({"op": "ccm-decrypt", "key": k, "iv": "00" * 13, "aad": "", "ct": "", "tag": "00" * 17}) \
+        == "invalid: tag length"
+    assert err({"op": "ccm-decrypt", "key": k, "iv": "00" * 13, "aad": [], "ct": "", "tag": ""}) \
+        == "invalid: aad not hex"
+    assert err({"op": "cbc-encrypt", "key": k, "msg": ""}) == "invalid: missing iv"
+    # engine status codes -> contract errors
+    assert [runreq.engine_error(c) for c in (2, 3, 4, 7, 8)] == [
+        "invalid: nonce length", "invalid: tag length", "invalid: length", "invalid: key length", "auth"]
+    assert runreq.engine_error(5).startswith("invalid: ") and runreq.engine_error(99).startswith("invalid: ")
 
 
 def test_verify_catches_wrong_blocks():
@@ -106,68 +141,178 @@ def test_verify_catches_wrong_blocks():
     assert [b["item"] for b in bad] == [1, 2]
 
 
+def test_ccm_checkers_catch_mismatches():
+    """The CCM checkers behind `bench` and `demo` report wrong ciphertext, tag, status
+    and released plaintext of a failed decryption."""
+    from aesip import demo
+    from aesip.tb import engine_bench
+
+    rng = random.Random(1)
+    key, nonce, aad, msg = rng.randbytes(16), rng.randbytes(13), rng.randbytes(5), rng.randbytes(20)
+    ct, tag = ref.ccm_encrypt(key, nonce, aad, msg, 8)
+    pkt = {"cmd": "pkt", "op": "ccm-encrypt", "slot": 0, "iv": nonce.hex(), "nonce_len": 13, "aad": aad.hex(),
+           "data": msg.hex(), "tag_len": 8, "rtag": "", "cut": False}
+    t = {"t_cmd": 1, "t_sts": 9, "t_out": 10, "flag": 0}
+    good = dict(t, err=0, out=ct.hex(), value=tag.hex() + "00" * 8)
+    cmds = [{"cmd": "key", "slot": 0, "key": key.hex()}, pkt, pkt, pkt, pkt]
+    res = [{}, good, dict(good, out=ct[:-1].hex() + "00"), dict(good, value="00" * 16), dict(good, err=7)]
+    n, bad = engine_bench.check(cmds, res)
+    assert n == 4 and [b["command"] for b in bad] == [2, 3, 4]
+    dpkt = dict(pkt, op="ccm-decrypt", data=ct.hex(), rtag=tag.hex())
+    tpkt = dict(dpkt, rtag=bytes([tag[0] ^ 1]).hex() + tag[1:].hex())
+    cmds = [cmds[0], dpkt, dpkt, tpkt, tpkt, tpkt]
+    gd = dict(t, err=0, out=msg.hex(), value="00" * 16)
+    res = [{}, gd, dict(gd, out=ct.hex()), dict(gd, err=8, out=None), dict(gd, err=8), dict(gd, out=None)]
+    kinds = {1: "dec", 2: "dec", 3: "tampered", 4: "tampered", 5: "tampered"}
+    rows, bad = demo.ccm_check(cmds, res, kinds)
+    assert [r["ok"] for r in rows] == [True, False, True, False, False]
+
+
 # --------------------------------------------------------------------------- run
+def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[dict], list[dict]]:
+    """n random requests over every op and the given keys, with the expected outputs."""
+    reqs, exp = [], []
+    for i in range(n):
+        key = keys[rng.randrange(len(keys))]
+        op = runreq_ops[i % len(runreq_ops)]
+        iv = rng.randbytes(16)
+        if op in ("encrypt", "decrypt", "cbc-encrypt", "cbc-decrypt"):
+            data = rng.randbytes(16 * rng.randint(1, 3))
+        else:
+            data = rng.randbytes(rng.randint(1, 60))
+        r = {"op": op, "key": key.hex(), "id": i}
+        if op == "encrypt":
+            r["msg"], e = data.hex(), {"ct": enc(key, data)}
+        elif op == "decrypt":
+            r["ct"], e = data.hex(), {"msg": ref.ecb_decrypt(key, data).hex()}
+        elif op == "cbc-encrypt":
+            r.update(iv=iv.hex(), msg=data.hex())
+            e = {"ct": ref.cbc_encrypt(key, iv, data).hex()}
+        elif op == "cbc-decrypt":
+            r.update(iv=iv.hex(), ct=data.hex())
+            e = {"msg": ref.cbc_decrypt(key, iv, data).hex()}
+        elif op == "ctr":
+            iv = (b"\xff" * 15 + bytes([256 - rng.randint(1, 3)])) if rng.random() < 0.5 else iv  # wraps
+            r.update(iv=iv.hex(), msg=data.hex())
+            e = {"ct": ref.ctr(key, iv, data).hex()}
+        else:
+            nonce, aad, t = rng.randbytes(rng.randint(7, 13)), rng.randbytes(rng.randint(0, 40)), rng.choice((4, 8, 16))
+            ct, tag = ref.ccm_encrypt(key, nonce, aad, data, t)
+            if op == "ccm-encrypt":
+                r.update(iv=nonce.hex(), aad=aad.hex(), msg=data.hex(), tag_len=t)
+                e = {"ct": ct.hex(), "tag": tag.hex()}
+            else:
+                r.update(iv=nonce.hex(), aad=aad.hex(), ct=ct.hex(), tag=tag.hex())
+                e = {"msg": data.hex()}
+        reqs.append(r)
+        exp.append(dict({"id": i}, **e))
+    return reqs, exp
+
+
+runreq_ops = list(runreq.OPS)
+
+
 @pytest.mark.parametrize("engine", rtl.ENGINES)
 def test_run_engine(engine):
-    """encrypt/decrypt with every key size, several keys interleaved (slot reuse and
-    eviction), multi-block messages, a 20-byte key answered by the hardware as invalid
-    with the next request still right, and `id` copied. Default simulator (Verilator)."""
+    """Every op with every key size on the mode engine built on each core, more keys than
+    key slots (slot reuse and eviction with packets in flight), multi-block and partial
+    messages, CTR counter wrap, a 20-byte key answered by the hardware as invalid with the
+    next request still right, and `id` copied. Default simulator (Verilator)."""
     need("verilator")
     rng = random.Random(_seed())
-    keys = [rng.randbytes(n) for n in (16, 24, 32, 16, 32)]
-    reqs, exp = [], []
-    for i in range(14):
-        key = keys[rng.randrange(len(keys))]
-        msg = rng.randbytes(16 * rng.randint(1, 3))
-        if i % 2:
-            reqs.append({"op": "decrypt", "key": key.hex(), "ct": msg.hex(), "id": i})
-            exp.append({"id": i, "msg": ref.ecb_decrypt(key, msg).hex()})
-        else:
-            reqs.append({"op": "encrypt", "key": key.hex(), "msg": msg.hex(), "id": i})
-            exp.append({"id": i, "ct": enc(key, msg)})
-        if i == 6:
-            reqs.append({"op": "encrypt", "key": rng.randbytes(20).hex(), "msg": msg.hex(), "id": "bad"})
-            exp.append({"id": "bad", "error": "invalid: key length"})
+    keys = [rng.randbytes(n) for n in (16, 24, 32, 16, 32, 24)]
+    reqs, exp = mode_requests(rng, keys, 28)
+    bad = {"op": "ccm-encrypt", "key": rng.randbytes(20).hex(), "iv": "00" * 13, "aad": "", "msg": "00",
+           "tag_len": 8, "id": "bad"}
+    reqs.insert(9, bad)
+    exp.insert(9, {"id": "bad", "error": "invalid: key length"})
     p = run_cli(["run", "--engine", engine], jsonl(reqs))
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == exp
 
 
-def test_run_invalid_requests_icarus():
-    """Everything refused per line, each followed by a good request that must still be
-    right; unsupported (known) ops answered per line; --sim icarus; -i/-o files."""
+def test_run_modes_icarus():
+    """The mode ops against aesip.ref on Icarus, and every failure per line, each followed
+    by a good request that must still be right: errors reported by the hardware
+    (key/nonce/tag length, partial blocks, buffer size, authentication) and requests the
+    CLI refuses because they cannot be encoded."""
     need("icarus")
     rng = random.Random(_seed())
-    k = rng.randbytes(16)
+    k, k24 = rng.randbytes(16), rng.randbytes(24)
     m = rng.randbytes(32)
+    iv = rng.randbytes(16)
+    nonce, aad = rng.randbytes(13), rng.randbytes(20)
     good = {"op": "encrypt", "key": k.hex(), "msg": m.hex()}
     good_exp = {"ct": enc(k, m)}
-    cases = [
-        ({"op": "encrypt", "key": rng.randbytes(20).hex(), "msg": m.hex()}, "invalid: key length"),
-        ({"op": "decrypt", "key": rng.randbytes(15).hex(), "ct": m.hex()}, "invalid: key length"),
-        ({"op": "encrypt", "key": "", "msg": m.hex()}, "invalid: key length"),
-        ({"op": "encrypt", "key": rng.randbytes(20).hex(), "msg": ""}, "invalid: key length"),
+    reqs, exp = [], []
+
+    def add(req, e, then_good=True):
+        reqs.append(req)
+        exp.append(e)
+        if then_good:
+            reqs.append(good)
+            exp.append(good_exp)
+
+    # --- mode ops vs the reference (id copied)
+    add({"op": "cbc-encrypt", "key": k24.hex(), "iv": iv.hex(), "msg": m.hex(), "id": "cbc-e"},
+        {"id": "cbc-e", "ct": ref.cbc_encrypt(k24, iv, m).hex()}, False)
+    add({"op": "cbc-decrypt", "key": k24.hex(), "iv": iv.hex(), "ct": m.hex(), "id": "cbc-d"},
+        {"id": "cbc-d", "msg": ref.cbc_decrypt(k24, iv, m).hex()}, False)
+    wrap = b"\xff" * 15 + b"\xfe"
+    msg37 = rng.randbytes(37)  # 3 blocks: counter ..fe, ..ff, then wraps to 0; partial last block
+    add({"op": "ctr", "key": k.hex(), "iv": wrap.hex(), "msg": msg37.hex(), "id": 7},
+        {"id": 7, "ct": ref.ctr(k, wrap, msg37).hex()}, False)
+    ct, tag = ref.ccm_encrypt(k24, nonce, aad, msg37, 10)
+    add({"op": "ccm-encrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "msg": msg37.hex(),
+         "tag_len": 10, "id": [1]}, {"id": [1], "ct": ct.hex(), "tag": tag.hex()}, False)
+    add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "ct": ct.hex(),
+         "tag": tag.hex()}, {"msg": msg37.hex()}, False)
+    # --- failures reported by the hardware
+    bad_ct = bytes([ct[0] ^ 0x80]) + ct[1:]
+    add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "ct": bad_ct.hex(),
+         "tag": tag.hex(), "id": "tampered"}, {"id": "tampered", "error": "auth"})
+    add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad[1:].hex(), "ct": ct.hex(),
+         "tag": tag.hex()}, {"error": "auth"})
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce[:6].hex(), "aad": "", "msg": m.hex(), "tag_len": 8},
+        {"error": "invalid: nonce length"})
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": (nonce + b"\0").hex(), "aad": "", "msg": m.hex(),
+         "tag_len": 8}, {"error": "invalid: nonce length"})
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "msg": m.hex(), "tag_len": 5},
+        {"error": "invalid: tag length"})
+    add({"op": "ccm-decrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "ct": m.hex(), "tag": "00" * 18},
+        {"error": "invalid: tag length"})
+    add({"op": "ccm-encrypt", "key": rng.randbytes(20).hex(), "iv": nonce.hex(), "aad": aad.hex(),
+         "msg": m.hex(), "tag_len": 8}, {"error": "invalid: key length"})
+    add({"op": "cbc-encrypt", "key": rng.randbytes(20).hex(), "iv": iv.hex(), "msg": ""},
+        {"error": "invalid: key length"})
+    add({"op": "encrypt", "key": rng.randbytes(15).hex(), "msg": m.hex()}, {"error": "invalid: key length"})
+    add({"op": "decrypt", "key": "", "ct": m.hex()}, {"error": "invalid: key length"})
+    add({"op": "encrypt", "key": k.hex(), "msg": m.hex()[:-2]}, {"error": "invalid: length"})
+    add({"op": "cbc-decrypt", "key": k.hex(), "iv": iv.hex(), "ct": m.hex() + "00"}, {"error": "invalid: length"})
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": rng.randbytes(13).hex(), "aad": "", "msg": "00" * 65536,
+         "tag_len": 8}, {"error": "invalid: length"})  # L = 2: payload >= 2**16
+    add({"op": "ccm-decrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "ct": "00" * 4097, "tag": "00" * 8},
+        {"error": "invalid: payload too large for store-and-forward buffer"})
+    # --- refused by the CLI (cannot be encoded)
+    for req, e in [
         ({"op": "encrypt", "key": rng.randbytes(33).hex(), "msg": m.hex()}, "invalid: key length"),
         ({"op": "encrypt", "key": "xy" * 16, "msg": m.hex()}, "invalid: key not hex"),
         ({"op": "encrypt", "key": k.hex()[:-1], "msg": m.hex()}, "invalid: key not hex"),
-        ({"op": "encrypt", "key": k.hex(), "msg": "0q" * 16}, "invalid: msg not hex"),
         ({"op": "decrypt", "key": k.hex(), "ct": 1234}, "invalid: ct not hex"),
         ({"op": "encrypt", "msg": m.hex()}, "invalid: missing key"),
-        ({"op": "encrypt", "key": k.hex()}, "invalid: missing msg"),
         ({"op": "decrypt", "key": k.hex(), "msg": m.hex()}, "invalid: missing ct"),
-        ({"op": "encrypt", "key": k.hex(), "msg": m.hex()[:-2]}, "invalid: message length"),
-        ({"op": "decrypt", "key": k.hex(), "ct": m.hex() + "00"}, "invalid: message length"),
-    ]
-    for op in ("cbc-encrypt", "cbc-decrypt", "ctr", "ccm-encrypt", "ccm-decrypt"):
-        cases.append(({"op": op, "key": k.hex(), "iv": bytes(16).hex(), "msg": m.hex()},
-                      "invalid: op not supported by this engine"))
-    reqs, exp = [], []
-    for n, (req, err) in enumerate(cases):
-        reqs += [dict(req, id=n), good]
-        exp += [{"id": n, "error": err}, good_exp]
-    # an empty message with a legal key is fine
-    reqs.append({"op": "decrypt", "key": rng.randbytes(24).hex(), "ct": ""})
-    exp.append({"msg": ""})
+        ({"op": "cbc-encrypt", "key": k.hex(), "iv": iv[:8].hex(), "msg": m.hex()}, "invalid: iv length"),
+        ({"op": "ccm-encrypt", "key": k.hex(), "iv": iv.hex(), "aad": "", "msg": "", "tag_len": 8},
+         "invalid: nonce length"),
+        ({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "msg": "", "tag_len": 40},
+         "invalid: tag length"),
+    ]:
+        add(dict(req, id=len(reqs)), {"id": len(reqs), "error": e})
+    # --- empty payloads with legal keys are fine
+    add({"op": "decrypt", "key": k24.hex(), "ct": ""}, {"msg": ""}, False)
+    ct0, tag0 = ref.ccm_encrypt(k, nonce, aad, b"", 16)
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce.hex(), "aad": aad.hex(), "msg": "", "tag_len": 16},
+        {"ct": "", "tag": tag0.hex()}, False)
     p = run_cli(["run", "--engine", "iter128", "--sim", "icarus"], jsonl(reqs))
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == exp
@@ -211,24 +356,39 @@ def test_run_fatal_line(bad, what):
     p = run_cli(["run", "--engine", "iter128", "--sim", "icarus"], jsonl(lines))
     assert p.returncode != 0
     assert out_lines(p) == [{"id": 1, "ct": enc(k, m)},
-                            {"error": "invalid: op not supported by this engine"},
+                            {"ct": ""},
                             {"id": 3, "msg": ref.ecb_decrypt(k, m).hex()}]
     assert "line 4" in p.stderr and what in p.stderr, p.stderr
 
 
 # --------------------------------------------------------------------------- bench, demo
+CONTRACT_FIELDS = ("engine", "op", "key_bits", "bytes_per_packet", "packets", "cycles", "bits_per_cycle",
+                   "latency_cycles")
+
+
+def _ccm_steps(size: int, aad: int = 32) -> int:
+    """CCM steps of one packet (docs/mode_engine.md, Timing)."""
+    m = -(-size // 16)
+    s = 2 if aad < 0xFF00 else 6
+    return 1 + (-(-(aad + s) // 16) if aad else 0) + (1 if aad == 0 and m else 0) + m
+
+
 def test_bench_json():
-    """Contract fields, sane values, each core's documented throughput (docs/cores.md)."""
+    """Contract fields, sane values, each core's documented throughput (docs/cores.md);
+    CCM records of the mode engine on every core: every size and key size, single and
+    8 back to back, the documented step count on iter128 (docs/mode_engine.md)."""
     need("verilator")
     p = run_cli(["bench", "--json", "--blocks", "16"])
     assert p.returncode == 0, p.stderr
     recs = json.loads(p.stdout)
-    assert {(r["engine"], r["op"], r["key_bits"]) for r in recs} == {
-        (e, op, kb) for e in rtl.ENGINES for op in ("encrypt", "decrypt") for kb in (128, 192, 256)}
     for r in recs:
-        for f in ("engine", "op", "key_bits", "bytes_per_packet", "packets", "cycles", "bits_per_cycle",
-                  "latency_cycles"):
+        for f in CONTRACT_FIELDS:
             assert f in r, (f, r)
+    block = [r for r in recs if not r["engine"].startswith("ccm-")]
+    ccm = [r for r in recs if r["engine"].startswith("ccm-")]
+    assert {(r["engine"], r["op"], r["key_bits"]) for r in block} == {
+        (e, op, kb) for e in rtl.ENGINES for op in ("encrypt", "decrypt") for kb in (128, 192, 256)}
+    for r in block:
         assert r["bytes_per_packet"] == 16 and r["packets"] == 16
         nr = NR[r["key_bits"] // 8]
         cpb = {"iter32": 4 * (nr + 1), "iter128": nr + 1, "pipe": 1}[r["engine"]]
@@ -237,24 +397,54 @@ def test_bench_json():
         assert 0 < r["latency_cycles"] < 200
         # the stream: latency to fill, then one block every cycles_per_block
         assert r["cycles"] == pytest.approx(r["latency_cycles"] + 15 * r["cycles_per_block"], abs=1)
-    pipe = [r for r in recs if r["engine"] == "pipe"]
+    pipe = [r for r in block if r["engine"] == "pipe"]
     assert all(r["cycles_per_block"] == 1 and r["bits_per_cycle"] == 128 for r in pipe)
     assert len({r["latency_cycles"] for r in pipe}) == 1, "pipe latency depends on key size"
+
+    assert {(r["engine"], r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in ccm} == {
+        (f"ccm-{e}", "ccm-encrypt", kb, n, p) for e in rtl.ENGINES for kb in (128, 192, 256)
+        for n in (16, 64, 256, 1500) for p in (1, 8)}
+    single = {(r["engine"], r["key_bits"], r["bytes_per_packet"]): r for r in ccm if r["packets"] == 1}
+    for r in ccm:
+        assert r["aad_bytes"] == 32
+        assert r["bits_per_cycle"] == pytest.approx(8 * r["bytes_per_packet"] * r["packets"] / r["cycles"], rel=1e-3)
+        lat = single[(r["engine"], r["key_bits"], r["bytes_per_packet"])]["latency_cycles"]
+        assert r["latency_cycles"] == lat
+        if r["packets"] == 1:
+            assert r["cycles"] == lat
+        else:  # one packet at a time: back to back costs at most the single latency each
+            assert 8 * (lat - 4) <= r["cycles"] <= 8 * lat, r
+        if r["engine"] == "ccm-iter128":
+            step = NR[r["key_bits"] // 8] + 2
+            assert 0 < lat - _ccm_steps(r["bytes_per_packet"]) * step <= 8, r
+    for e in rtl.ENGINES:  # more payload per packet: more bits per cycle
+        for kb in (128, 192, 256):
+            bpc = [single[(f"ccm-{e}", kb, n)]["bits_per_cycle"] for n in (16, 64, 256, 1500)]
+            assert bpc == sorted(bpc), (e, kb, bpc)
 
 
 def test_bench_table():
     need("icarus")
-    p = run_cli(["bench", "--engine", "pipe", "--sim", "icarus", "--blocks", "4"])
+    p = run_cli(["bench", "--engine", "pipe", "--sim", "icarus", "--blocks", "4", "--ccm-sizes", "16,40",
+                 "--ccm-packets", "2"])
     assert p.returncode == 0, p.stderr
     assert "pipe" in p.stdout and "latency" in p.stdout
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("pipe ")]) == 6
+    assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccm-pipe ")]) == 3 * 2 * 2
 
 
 def test_demo_small():
+    """Block cores and the CCM packet mix (with tampered packets), all checked."""
     need("verilator")
     p = run_cli(["demo", "--json", "--engine", "iter128", "--kat", "some", "--random", "200",
-                 "--seed", str(_seed())])
+                 "--ccm", "60", "--seed", str(_seed())])
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)
-    assert [r["key_bits"] for r in rows] == [128, 192, 256]
-    assert all(r["mismatches"] == 0 and r["blocks_checked"] > 50 for r in rows)
+    core = [r for r in rows if r["engine"] == "iter128"]
+    ccm = [r for r in rows if r["engine"] == "ccm-iter128"]
+    assert [r["key_bits"] for r in core] == [128, 192, 256]
+    assert all(r["mismatches"] == 0 and r["blocks_checked"] > 50 for r in core)
+    assert ccm and ccm[-1]["size_class"] == "all" and ccm[-1]["packets"] == 60
+    assert sum(r["packets"] for r in ccm[:-1]) == 60
+    assert all(r["mismatches"] == 0 and r["bits_per_cycle"] > 0 and r["avg_latency_cycles"] > 0 for r in ccm)
+    assert ccm[-1]["tampered_rejected"] == ccm[-1]["tampered"]

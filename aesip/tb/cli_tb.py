@@ -1,4 +1,6 @@
-"""cocotb module that the `aesip` CLI runs inside the simulator (run, bench and demo).
+"""cocotb module that the `aesip` CLI runs inside the simulator for a bare block-cipher
+core: the block-core records of `aesip bench` and part 1 of `aesip demo` (`aesip run`
+and the CCM parts use the mode engine through aesip.tb.engine_cli_tb).
 
 It is a plain command executor for one block-cipher core (docs/cores.md): the host
 side (aesip.cli / aesip.bench / aesip.demo) plans the work and checks the results; this

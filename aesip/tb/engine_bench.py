@@ -1,82 +1,96 @@
-"""cocotb module: cycle-accurate CCM benchmark of aes_mode_engine.
+"""Cycle-accurate CCM benchmark of aes_mode_engine (the CCM records of `aesip bench`).
 
-For each key size and payload size (AESIP_BENCH_SIZES, default 16,64,256,1500) it
-measures a single packet (command accepted -> status valid) and a stream of
-AESIP_BENCH_PACKETS back-to-back packets (first command accepted -> last status),
-with no gaps and no backpressure, checking every result against `cryptography`.
-Records (JSON list) go to the file named by AESIP_BENCH_OUT."""
+Host side, no cocotb: `plan` builds the commands for the engine executor
+(aesip.tb.engine_cli_tb, which only drives the ports and records handshake cycles),
+`check` compares every result with aesip.ref, `records` turns the handshake cycle
+numbers into figures.
+
+For each key size (slot 0) and payload size it measures, with no gaps and no
+backpressure, after the engine has gone idle:
+  * one packet alone: latency = cycles from its command handshake to the handshake of
+    its last result (status beat or last ciphertext beat, whichever is later);
+  * `packets` packets back to back (all queued at once): cycles from the first command
+    handshake to the last packet's last result.
+Every packet is a CCM encryption with a 13-byte nonce, 32 bytes of AAD and an 8-byte tag
+(the 802.11 CCMP shape). bits_per_cycle counts payload bits only (not the AAD).
+"""
 from __future__ import annotations
 
-import json
-import os
 import random
 
-import cocotb
-from cocotb.triggers import ReadOnly, RisingEdge
-
-from aesip import ref
-from aesip.tb.engdrv import EngineDriver, Packet
-
 AAD_BYTES = 32
+NONCE_BYTES = 13
+TAG_LEN = 8
+SIZES = (16, 64, 256, 1500)
+PACKETS = 8
+KEY_BITS = (128, 192, 256)
+IDLE = 4  # idle cycles before each measurement
 
 
-async def _measure(drv: EngineDriver, pkts: list[Packet], key: bytes) -> int:
-    """Cycles from the first command handshake to the last status handshake."""
-    dut = drv.dut
-    start = {}
-
-    async def watch_cmd():
-        while True:
-            await RisingEdge(dut.clk)
-            await ReadOnly()
-            if int(dut.s_axis_cmd_tvalid.value) and int(dut.s_axis_cmd_tready.value):
-                start["c"] = drv.cycle
-                return
-
-    w = cocotb.start_soon(watch_cmd())
-
-    async def feed():
-        for p in pkts:
-            await drv.submit(p)
-
-    cocotb.start_soon(feed())
-    for p in pkts:
-        err, tag = await drv.status()
-        end = drv.cycle
-        ct, t = ref.ccm_encrypt(key, p.iv, p.aad, p.data, p.tag_len)
-        assert err == 0 and tag[: p.tag_len] == t, "benchmark packet produced a wrong tag"
-        if p.data:
-            data, flag = await drv.output()
-            assert data == ct and flag == 0, "benchmark packet produced wrong ciphertext"
-    w.cancel() if not w.done() else None
-    return end - start["c"]
+def _pkt(rng: random.Random, size: int, slot: int = 0) -> dict:
+    return {"cmd": "pkt", "op": "ccm-encrypt", "slot": slot, "iv": rng.randbytes(NONCE_BYTES).hex(),
+            "nonce_len": NONCE_BYTES, "aad": rng.randbytes(AAD_BYTES).hex(), "data": rng.randbytes(size).hex(),
+            "tag_len": TAG_LEN, "rtag": "", "cut": False}
 
 
-@cocotb.test()
-async def bench_ccm(dut):
-    rng = random.Random(1)
-    drv = EngineDriver(dut)
-    await drv.start()
-    sizes = [int(x) for x in os.environ.get("AESIP_BENCH_SIZES", "16,64,256,1500").split(",")]
-    npk = int(os.environ.get("AESIP_BENCH_PACKETS", "8"))
-    engine = os.environ.get("AESIP_BENCH_ENGINE", "mode_engine")
-    records = []
-    for kb in (16, 24, 32):
-        key = rng.randbytes(kb)
-        await drv.load_key(0, key)
+def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, key_bits=KEY_BITS) -> tuple[list[dict], list[dict]]:
+    """(commands, measurements): each measurement names its key size, payload size and
+    the command indices of its packets."""
+    cmds: list[dict] = []
+    meas: list[dict] = []
+    for kb in key_bits:
+        cmds.append({"cmd": "key", "slot": 0, "key": rng.randbytes(kb // 8).hex()})
         for size in sizes:
-            mk = lambda: Packet("ccm-encrypt", 0, rng.randbytes(13), rng.randbytes(AAD_BYTES), rng.randbytes(size), 8)
-            lat = await _measure(drv, [mk()], key)
-            cyc = await _measure(drv, [mk() for _ in range(npk)], key)
-            for n, c, lat_c in ((1, lat, lat), (npk, cyc, lat)):
-                records.append({
-                    "engine": engine, "op": "ccm-encrypt", "key_bits": kb * 8,
-                    "bytes_per_packet": size, "aad_bytes": AAD_BYTES, "packets": n,
-                    "cycles": c, "cycles_per_packet": round(c / n, 1),
-                    "bits_per_cycle": round(8 * size * n / c, 3), "latency_cycles": lat_c,
-                })
-                dut._log.info("RESULT %s", json.dumps(records[-1]))
-    out = os.environ.get("AESIP_BENCH_OUT")
-    if out:
-        with open(out, "w") as f:
-            json.dump(records, f)
+            for n in (1, packets):
+                cmds.append({"cmd": "sync", "idle": IDLE})
+                first = len(cmds)
+                cmds += [_pkt(rng, size) for _ in range(n)]
+                meas.append({"key_bits": kb, "size": size, "pkts": list(range(first, len(cmds)))})
+    return cmds, meas
+
+
+def check(commands: list[dict], results: list[dict]) -> tuple[int, list[dict]]:
+    """Compare every CCM-encrypt packet's ciphertext and tag with aesip.ref, tracking the
+    key of every slot through the key commands. Returns (packets checked, mismatches)."""
+    from aesip import ref
+
+    slot_key: dict[int, bytes] = {}
+    n, bad = 0, []
+    for ci, (c, r) in enumerate(zip(commands, results, strict=True)):
+        if c["cmd"] == "key":
+            slot_key[c["slot"]] = bytes.fromhex(c["key"])
+        elif c["cmd"] == "pkt" and c["op"] == "ccm-encrypt":
+            key = slot_key[c["slot"]]
+            ct, tag = ref.ccm_encrypt(key, bytes.fromhex(c["iv"]), bytes.fromhex(c["aad"]),
+                                      bytes.fromhex(c["data"]), c["tag_len"])
+            got_ct = bytes.fromhex(r["out"]) if r["out"] is not None else b""
+            got_tag = bytes.fromhex(r["value"])[: c["tag_len"]]
+            n += 1
+            if r["err"] or r["flag"] or got_ct != ct or got_tag != tag:
+                bad.append({"command": ci, "key_bits": len(key) * 8, "bytes": len(ct), "err": r["err"],
+                            "ct_ok": got_ct == ct, "tag_ok": got_tag == tag})
+    return n, bad
+
+
+def done_cycle(r: dict) -> int:
+    """Cycle of a packet's last result handshake (status or last output beat)."""
+    return max(r["t_sts"], r["t_out"] if r["t_out"] is not None else 0)
+
+
+def records(engine: str, simulator: str, results: list[dict], meas: list[dict]) -> list[dict]:
+    recs = []
+    lat = {}
+    for m in meas:
+        rs = [results[i] for i in m["pkts"]]
+        cyc = done_cycle(rs[-1]) - rs[0]["t_cmd"]
+        n = len(rs)
+        if n == 1:
+            lat[(m["key_bits"], m["size"])] = cyc
+        recs.append({
+            "engine": f"ccm-{engine}", "op": "ccm-encrypt", "key_bits": m["key_bits"],
+            "bytes_per_packet": m["size"], "aad_bytes": AAD_BYTES, "nonce_bytes": NONCE_BYTES,
+            "tag_bytes": TAG_LEN, "packets": n, "cycles": cyc, "cycles_per_packet": round(cyc / n, 1),
+            "bits_per_cycle": round(8 * m["size"] * n / cyc, 3),
+            "latency_cycles": lat[(m["key_bits"], m["size"])], "sim": simulator,
+        })
+    return recs
