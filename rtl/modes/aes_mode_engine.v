@@ -3,8 +3,9 @@
 // encryption and a parallel core "B" for the counter stream / ECB / CBC decryption).
 //
 // In CCM, the CBC-MAC block of step i runs on core A in the same step as the counter
-// block for step i+1 on core B, so a packet costs about one core latency per 16-byte
-// block (Nr + 2 cycles on aes_iter128) for AAD and payload alike.
+// block for step i+1 on core B, and step i+1 is issued in the cycle step i's results are
+// consumed, so a packet costs one core latency + 1 per 16-byte block (Nr + 1 cycles on
+// aes_iter128) for AAD and payload alike.
 // The full interface (command beat layout, data framing, status, error codes, timing)
 // is in docs/mode_engine.md.
 //
@@ -163,8 +164,7 @@ module aes_mode_engine #(
     wire [LEN_W:0] c_k_aad  = (c_alen == 64'd0) ? {(LEN_W+1){1'b0}} : ((c_alen_w + {{(LEN_W-4){1'b0}}, c_s} + 15) >> 4);
 
     // ---------------------------------------------------------------- packet state
-    localparam [2:0] ST_IDLE = 3'd0, ST_ISSUE = 3'd1, ST_WAIT = 3'd2, ST_DRAIN = 3'd3,
-                     ST_FLUSH = 3'd4;
+    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
     localparam [1:0] PH_INIT = 2'd0, PH_AAD = 2'd1, PH_PRE = 2'd2, PH_PAY = 2'd3;
 
     reg [2:0]   state;
@@ -185,12 +185,14 @@ module aes_mode_engine #(
     reg [127:0] prev;                      // CBC-dec: previous ciphertext (IV first)
     reg [79:0]  carry;                     // CCM AAD realignment: top 10 bytes of the previous beat
     reg [127:0] rtag;                      // CCM-dec: received tag
-    reg [127:0] cur;                       // the current step's input beat (masked)
-    reg [4:0]   cur_n;                     // valid bytes in cur
-    reg         early_end, need_drain;
+    reg         plan_active;               // steps remain to be issued
+    reg         need_drain;
     reg         a_sent, b_sent;
+    // the step in flight (issued, results not yet consumed)
+    reg         fl_valid, fl_a, fl_b, fl_init, fl_ks, fl_out;
+    reg [127:0] fl_cur;                    // its input beat (masked)
+    reg [4:0]   fl_n;                      // valid bytes in fl_cur
     // output staging: the last beat of a packet is held until the packet's result is known
-    reg         pend_valid;
     reg [127:0] pend_data;
     reg [15:0]  pend_keep;
 
@@ -225,40 +227,50 @@ module aes_mode_engine #(
     wire [127:0] aad_fmt = (ssel == 2'd0) ? {aad_cur[111:0], carry[79:64]} :
                            (ssel == 2'd1) ? {aad_cur[79:0],  carry[79:32]} :
                                             {aad_cur[47:0],  carry[79:0]};
-    wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ s_reg) & in_mask) : beat;
+    // Steps overlap: the next step is issued in the cycle its predecessor's results are
+    // consumed, taking the chaining value and keystream straight from the core outputs.
+    wire a_m_valid, b_m_valid;
+    wire [127:0] a_m_data, b_m_data;
+    wire buf_wr_ready;
+    reg  pend_valid;
+    wire complete_now = fl_valid && (!fl_a || a_m_valid) && (!fl_b || b_m_valid) &&
+                        (!(fl_out && pend_valid) || buf_wr_ready);
+    wire [127:0] x_eff = (fl_valid && fl_a) ? a_m_data : x_reg;
+    wire [127:0] s_eff = (fl_valid && fl_ks) ? b_m_data : s_reg;
+    wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ s_eff) & in_mask) : beat;
     wire [127:0] a_blk = (phase == PH_INIT) ? 128'd0 /* x_reg holds B0 */ :
                          (phase == PH_AAD)  ? aad_fmt : pay_plain;
-    wire [127:0] a_in  = x_reg ^ a_blk;
+    wire [127:0] a_in  = x_eff ^ a_blk;
     wire [127:0] b_in  = is_ctrk ? ctr : beat;
 
     wire beat_ok = !need_beat || s_axis_tvalid;
     // core handshake wires
-    wire a_s_ready, b_s_ready, a_m_valid, b_m_valid;
-    wire [127:0] a_m_data, b_m_data;
+    wire a_s_ready, b_s_ready;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [1:0] a_m_user, b_m_user;   // {tag (unused), err}
     /* verilator lint_on UNUSEDSIGNAL */
-    wire a_s_valid = (state == ST_ISSUE) && a_use && !a_sent && beat_ok;
-    wire b_s_valid = (state == ST_ISSUE) && b_use && !b_sent && beat_ok;
+    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!fl_valid || complete_now);
+    wire a_s_valid = can_start && a_use && !a_sent;
+    wire b_s_valid = can_start && b_use && !b_sent;
     wire a_done_now = !a_use || a_sent || a_s_ready;
     wire b_done_now = !b_use || b_sent || b_s_ready;
-    wire issue_done = (state == ST_ISSUE) && beat_ok && a_done_now && b_done_now;
+    wire issue_done = can_start && a_done_now && b_done_now;
+    // the packet's last step has issued (or the packet ended early)
+    wire step_last = (phase == PH_INIT) ? (k_aad == 0 && nb_pay == 0) :
+                     (phase == PH_AAD)  ? (last_aad_step && nb_pay == 0) :
+                     (phase == PH_PRE)  ? 1'b0 : last_pay_step;
 
-    // output beat of this step (payload steps of ops with output); masked to cur_n bytes
+    // output beat of the completing step (payload steps of ops with output)
     wire [127:0] out_now = (op == OP_CBC_ENC) ? a_m_data :
                            (op == OP_ECB_ENC || op == OP_ECB_DEC) ? b_m_data :
-                           (op == OP_CBC_DEC) ? (b_m_data ^ prev) : (cur ^ s_reg);
+                           (op == OP_CBC_DEC) ? (b_m_data ^ prev) : (fl_cur ^ s_reg);
     wire step_out = (phase == PH_PAY) && has_out;
 
     // output buffer
-    wire buf_wr_ready;
     reg  buf_wr_valid, buf_wr_commit, buf_commit, buf_rollback, buf_wr_last, buf_wr_user;
     reg  [127:0] buf_wr_data;
     reg  [15:0]  buf_wr_keep;
 
-    wire wait_done = (state == ST_WAIT) &&
-                     (!a_use || a_m_valid) && (!b_use || b_m_valid) &&
-                     (!(step_out && pend_valid) || buf_wr_ready);
 
 
     // CCM tag
@@ -279,7 +291,7 @@ module aes_mode_engine #(
     always @(*) begin
         buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
         buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = pend_data; buf_wr_keep = pend_keep;
-        if (wait_done && step_out && pend_valid) begin
+        if (complete_now && fl_out && pend_valid) begin
             buf_wr_valid = 1'b1;
             buf_wr_commit = !sf;
         end else if (fl_go) begin
@@ -304,8 +316,9 @@ module aes_mode_engine #(
             tlen <= 5'd0; ssel <= 2'd0; err <= ERR_OK;
             k_aad <= 0; nb_aad <= 0; nb_pay <= 0; k <= 0; j <= 0; aad_rem <= 0; pay_rem <= 0;
             x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-            carry <= 80'd0; rtag <= 128'd0; cur <= 128'd0; cur_n <= 5'd0;
-            early_end <= 1'b0; need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+            carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; fl_n <= 5'd0; plan_active <= 1'b0;
+            fl_valid <= 1'b0; fl_a <= 1'b0; fl_b <= 1'b0; fl_init <= 1'b0; fl_ks <= 1'b0; fl_out <= 1'b0;
+            need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
             pend_valid <= 1'b0; pend_data <= 128'd0; pend_keep <= 16'd0;
             m_axis_sts_tvalid <= 1'b0; m_axis_sts_tdata <= 136'd0;
         end else begin
@@ -322,27 +335,53 @@ module aes_mode_engine #(
                 prev <= c_iv;
                 carry <= c_lenc_hi;
                 rtag <= c_rtag;
-                early_end <= 1'b0; need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
-                pend_valid <= 1'b0;
+                need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+                pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b1;
                 if (c_err != ERR_OK) begin
                     state <= (c_alen != 64'd0 || c_plen != 64'd0) ? ST_DRAIN : ST_FLUSH;
                 end else if (c_is_ccm) begin
-                    state <= ST_ISSUE; phase <= PH_INIT;
+                    state <= ST_RUN; phase <= PH_INIT;
                 end else if (c_plen == 64'd0) begin
                     state <= ST_FLUSH;
                 end else begin
-                    state <= ST_ISSUE; phase <= (c_op == OP_CTR) ? PH_PRE : PH_PAY;
+                    state <= ST_RUN; phase <= (c_op == OP_CTR) ? PH_PRE : PH_PAY;
                 end
             end
-            ST_ISSUE: begin
+            ST_RUN: begin
+                // consume the results of the step in flight
+                if (complete_now) begin
+                    if (fl_a) begin
+                        x_reg <= a_m_data;
+                        if (a_m_user[0] && err == ERR_OK) err <= ERR_KEY;
+                    end
+                    if (fl_b) begin
+                        if (b_m_user[0] && err == ERR_OK) err <= ERR_KEY;
+                        if (fl_init) s0_reg <= b_m_data;
+                        else if (fl_ks) s_reg <= b_m_data;
+                    end
+                    if (fl_out) begin
+                        pend_valid <= 1'b1;
+                        pend_data <= out_now & bytemask(fl_n);
+                        pend_keep <= keepmask(fl_n);
+                        if (op == OP_CBC_DEC) prev <= fl_cur;
+                    end
+                    fl_valid <= 1'b0;
+                end
+                // issue the next step
                 if (a_s_valid && a_s_ready) a_sent <= 1'b1;
                 if (b_s_valid && b_s_ready) b_sent <= 1'b1;
                 if (b_s_valid && b_s_ready && is_ctrk) ctr <= ctr_inc;
                 if (issue_done) begin
                     a_sent <= 1'b0; b_sent <= 1'b0;
+                    fl_valid <= 1'b1;
+                    fl_a <= a_use; fl_b <= b_use;
+                    fl_init <= (phase == PH_INIT);
+                    fl_ks <= b_use && is_ctrk && (phase != PH_INIT);
+                    fl_out <= step_out;
+                    fl_cur <= beat;
+                    fl_n <= nvalid;
+                    if (step_last) plan_active <= 1'b0;
                     if (need_beat) begin
-                        cur <= beat;
-                        cur_n <= nvalid;
                         if (in_aad_beat) begin
                             carry <= beat[127:48];
                             aad_rem <= aad_rem - {{(LEN_W-4){1'b0}}, nvalid};
@@ -352,53 +391,25 @@ module aes_mode_engine #(
                         if ((s_axis_tlast != exp_last) || (s_axis_tkeep != keepmask(nvalid))) begin
                             if (err == ERR_OK) err <= ERR_FRAMING;
                         end
-                        if (s_axis_tlast && !exp_last) early_end <= 1'b1;
+                        if (s_axis_tlast && !exp_last) plan_active <= 1'b0;   // packet ended early
                         if (!s_axis_tlast && exp_last) need_drain <= 1'b1;
                     end
-                    state <= ST_WAIT;
-                end
-            end
-            ST_WAIT: if (wait_done) begin
-                if (a_use) begin
-                    x_reg <= a_m_data;
-                    if (a_m_user[0] && err == ERR_OK) err <= ERR_KEY;
-                end
-                if (b_use) begin
-                    if (b_m_user[0] && err == ERR_OK) err <= ERR_KEY;
-                    if (phase == PH_INIT) s0_reg <= b_m_data;
-                    else if (is_ctrk) s_reg <= b_m_data;
-                end
-                if (step_out) begin
-                    pend_valid <= 1'b1;
-                    pend_data <= out_now & bytemask(cur_n);
-                    pend_keep <= keepmask(cur_n);
-                end
-                if (phase == PH_PAY && op == OP_CBC_DEC) prev <= cur;
-                // next step
-                if (early_end) begin
-                    state <= ST_FLUSH;
-                end else begin
-                    state <= ST_ISSUE;
                     case (phase)
                     PH_INIT: begin
                         if (k_aad != 0) phase <= PH_AAD;
                         else if (nb_pay != 0) phase <= PH_PRE;
-                        else state <= need_drain ? ST_DRAIN : ST_FLUSH;
                     end
                     PH_AAD: begin
                         k <= k + 1;
-                        if (last_aad_step) begin
-                            if (nb_pay != 0) phase <= PH_PAY;
-                            else state <= need_drain ? ST_DRAIN : ST_FLUSH;
-                        end
+                        if (last_aad_step && nb_pay != 0) phase <= PH_PAY;
                     end
                     PH_PRE: phase <= PH_PAY;
-                    default: begin
-                        j <= j + 1;
-                        if (last_pay_step) state <= need_drain ? ST_DRAIN : ST_FLUSH;
-                    end
+                    default: j <= j + 1;
                     endcase
                 end
+                // all steps issued and the last one consumed
+                if (!plan_active && (!fl_valid || complete_now))
+                    state <= need_drain ? ST_DRAIN : ST_FLUSH;
             end
             ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) state <= ST_FLUSH;
             ST_FLUSH: if (flush_done) begin
@@ -413,7 +424,7 @@ module aes_mode_engine #(
                 pend_valid <= 1'b0;
                 // leave no keystream, MAC state or tag behind
                 x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-                carry <= 80'd0; rtag <= 128'd0; cur <= 128'd0; pend_data <= 128'd0;
+                carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; pend_data <= 128'd0;
                 state <= ST_IDLE;
             end
             default: state <= ST_IDLE;
@@ -442,8 +453,8 @@ module aes_mode_engine #(
     wire a_key_ready, b_key_ready;
     assign key_ready = a_key_ready && b_key_ready;
     wire key_go = key_valid && key_ready;
-    wire a_m_ready = wait_done && a_use;
-    wire b_m_ready = wait_done && b_use;
+    wire a_m_ready = complete_now && fl_a;
+    wire b_m_ready = complete_now && fl_b;
 
     generate
         if (CORE == 2) begin : g_pipe
