@@ -10,7 +10,9 @@ CASES = []
 for engine in rtl.ENGINES:
     for sbox in (0, 1):
         CASES.append(pytest.param(engine, sbox, "verilator", id=f"{engine}-sbox{sbox}-verilator"))
-    CASES.append(pytest.param(engine, 1, "icarus", id=f"{engine}-sbox1-icarus"))
+    # Icarus runs the table S-boxes: the composite-field netlist is slow in an event-driven
+    # simulator, and it is covered exhaustively on Icarus in tb/common and here on Verilator
+    CASES.append(pytest.param(engine, 0, "icarus", id=f"{engine}-sbox0-icarus"))
 
 
 @pytest.mark.parametrize("engine,sbox,simulator", CASES)
