@@ -28,7 +28,8 @@ def test_core(engine, sbox, simulator):
         parameters={"SBOX_IMPL": sbox},
         extra_env={
             "AESIP_ENGINE": engine,
-            "AESIP_KAT": "some" if icarus else "all",
+            # every CAVP record with the table S-boxes on Verilator; a sample otherwise
+            "AESIP_KAT": "all" if (sbox == 0 and not icarus) else "some",
             "AESIP_NRAND": "150" if icarus else "600",
         },
         quiet=True,
