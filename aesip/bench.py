@@ -94,8 +94,8 @@ def bench_records(engine: str, simulator: str, commands: list[dict], results: li
             "bytes_per_packet": 16,
             "packets": n,
             "cycles": oc[-1] - ic[0],
-            "cycles_per_block": round(cpb, 3),
-            "bits_per_cycle": round(128 / cpb, 3),
+            "cycles_per_block": round(cpb, 6),
+            "bits_per_cycle": round(128 / cpb, 6),
             "latency_cycles": r["latency"],
             "sim": simulator,
         })

@@ -90,7 +90,7 @@ def records(engine: str, simulator: str, results: list[dict], meas: list[dict]) 
             "engine": f"ccm-{engine}", "op": "ccm-encrypt", "key_bits": m["key_bits"],
             "bytes_per_packet": m["size"], "aad_bytes": AAD_BYTES, "nonce_bytes": NONCE_BYTES,
             "tag_bytes": TAG_LEN, "packets": n, "cycles": cyc, "cycles_per_packet": round(cyc / n, 1),
-            "bits_per_cycle": round(8 * m["size"] * n / cyc, 3),
+            "bits_per_cycle": round(8 * m["size"] * n / cyc, 6),
             "latency_cycles": lat[(m["key_bits"], m["size"])], "sim": simulator,
         })
     return recs
