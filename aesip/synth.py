@@ -72,6 +72,13 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
 
 # Targets run by default for each engine (ice40 only where a core can fit an iCE40).
 DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
+# Per-variant exceptions: the full-size pipeline (NR_MAX=14, both directions; ~70k LUT6
+# on xc7) is far larger than an LFE5U-85F (84k LUT4), and YoWASP Yosys aborts in
+# synth_ecp5 on it after ~25 minutes (an uncaught exception in the wasm build, most likely
+# its 4 GB memory limit). Its sub-stage
+# variants are no smaller. So these are synthesized for xc7 only unless --target asks.
+VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
+                   ("pipe", "sub2"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
@@ -561,8 +568,9 @@ def plan(args: argparse.Namespace) -> list[Job]:
                          f"{', '.join(missing)}")
                     continue
                 variants[v] = params
-        targets = args.target or DEFAULT_TARGETS.get(eng, ("xc7", "ecp5"))
         for v, params in variants.items():
+            targets = args.target or VARIANT_TARGETS.get(
+                (eng, v), DEFAULT_TARGETS.get(eng, ("xc7", "ecp5")))
             for t in targets:
                 jobs.append(Job(eng, v, params, t, args.freq, args.seed))
     return jobs

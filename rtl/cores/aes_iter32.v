@@ -37,7 +37,7 @@
 //     4*(Nr+1) cycles after the transfer edge (key_ready and s_axis_tready low);
 //     an illegal length only invalidates the slot (key_ready stays high). A pending
 //     key load has priority over a pending block. After rst or zeroize the key store
-//     (LUT RAM) is overwritten with zeros for 16*2**SLOT_W cycles (key_ready low).
+//     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low).
 `timescale 1ns / 1ps
 `default_nettype none
 module aes_iter32 #(
@@ -78,7 +78,7 @@ module aes_iter32 #(
     reg              blk;        // a block is being processed
     reg              exp;        // a key is being expanded
     reg              scrub;      // the key store is being overwritten with zeros
-    reg  [AW-1:0]    scnt;       // scrub address
+    reg  [AW:0]      scnt;       // scrub step: addresses 0 .. 16*2**SLOT_W-1, then 0 again
     reg  [5:0]       j;          // current word index: round = j[5:2], column step = j[1:0]
     reg  [5:0]       rem;        // 4*Nr+3 - j
     reg  [1:0]       sz;         // key size of the current block/expansion (0,1,2)
@@ -90,7 +90,10 @@ module aes_iter32 #(
     reg  [NSLOT-1:0] vld;        // per-slot key valid
     reg  [2*NSLOT-1:0] ssz;      // per-slot key size
     reg  [223:0]     kreg;       // key words 1..7 during expansion
-    reg  [255:0]     win;        // key-schedule window: word i-1 = W[i]; W[8] = K = u[j]
+    reg  [223:0]     win;        // key-schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
+    reg  [31:0]      kc;         // computed (or, while expanding, loaded) schedule word u[j]
+    reg  [31:0]      mq;         // key-store read register (synchronous read): u[j] if kq
+    reg              kq;         // u[j] is a stored word: take it from mq
     reg  [2:0]       kpos;       // index mod Nk of the word computed this cycle
     reg  [7:0]       rcon;
     // state delay lines: byte i of row r holds the column produced (6 - p) cycles ago,
@@ -139,27 +142,15 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ key schedule
     wire [2:0]  nkm1   = (sz == 2'd0) ? 3'd3 : (sz == 2'd1) ? 3'd5 : 3'd7;   // Nk-1
-    wire [31:0] kcur   = win[255:224];                                      // u[j]
+    wire [31:0] kcur   = kq ? mq : kc;                                      // W[8] = u[j]
     wire [31:0] w_old  = (sz == 2'd0) ? win[159:128] : (sz == 2'd1) ? win[95:64] : win[31:0];   // W[9-Nk]
     wire [31:0] w_bwd  = (sz == 2'd0) ? win[191:160] : (sz == 2'd1) ? win[127:96] : win[63:32]; // W[10-Nk]
     wire [31:0] t_in   = dec ? w_bwd : kcur;
     wire [1:0]  kmode  = (kpos == 3'd0) ? 2'd1 : ((sz == 2'd2) && (kpos == 3'd4)) ? 2'd2 : 2'd0;
     // T of the key schedule, as aes_ks_t: SubWord(RotWord(w)) ^ Rcon, SubWord(w) or w;
-    // here RotWord is applied after SubWord (they commute), which saves the input mux.
-    // S-boxes (here and in the datapath) are instantiated one by one with keep_hierarchy
-    // so that flattening synthesis flows map each table on its own (as a module of its
-    // own an 8-bit table maps to the minimum 32 LUT6 + 16 MUXF7 + 8 MUXF8 on 7-series).
-    genvar gi;
+    // here RotWord is applied after SubWord (they commute), which saves the input mux
     wire [31:0] t_sub;
-    generate
-        for (gi = 0; gi < 4; gi = gi + 1) begin : g_tsb
-            if (SBOX_IMPL == 1) begin : g_comp
-                (* keep_hierarchy *) aes_sbox_comp #(.DIR(0)) u_sb (.in(t_in[8*gi +: 8]), .inv(1'b0), .out(t_sub[8*gi +: 8]));
-            end else begin : g_lut
-                (* keep_hierarchy *) aes_sbox_lut_fwd u_f (.in(t_in[8*gi +: 8]), .out(t_sub[8*gi +: 8]));
-            end
-        end
-    endgenerate
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
     wire [31:0] t_out  = (kmode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
                          (kmode == 2'd2) ? t_sub : t_in;
     wire [31:0] w_comp = w_old ^ t_out;
@@ -169,16 +160,19 @@ module aes_iter32 #(
     wire [31:0] kword  = kreg_w[32*jn +: 32];         // expansion: key word j+1 (1..7)
     wire [7:0]  rcon_bwd0 = (s_sz == 2'd0) ? 8'h36 : (s_sz == 2'd1) ? 8'h80 : 8'h40;
 
-    // key store: one port, async read (LUT RAM)
+    // key store: one address for the write and the synchronous read (LUT RAM on
+    // 7-series/ECP5, block RAM on iCE40); the read register mq has no reset so that it
+    // can be the RAM's own output register: it is never selected for an err block or
+    // while scrubbing, and the last scrub step leaves it at zero
     wire          wr_lo  = (j <= {3'd0, nkm1});  // expansion: u[j] is w[0..Nk-1]
     wire          wr_hi  = (rem <= {3'd0, nkm1}); // expansion: u[j] is a final word
-    wire [AW-1:0] maddr  = scrub ? scnt :
+    wire [AW-1:0] maddr  = scrub ? scnt[AW-1:0] :
                            exp   ? {slot, !wr_lo, wr_lo ? j[2:0] : rem[2:0]} :
                            s_go  ? {s_slot, s_dec, 3'd0} : {slot, dec, jn};
     wire          mwe    = scrub || (exp && (wr_lo || wr_hi));
-    wire [31:0]   mrd    = kmem[maddr];
     always @(posedge clk) begin
         if (mwe) kmem[maddr] <= kcur;
+        mq <= kmem[maddr];
     end
 
     // ------------------------------------------------------------------ datapath
@@ -188,18 +182,7 @@ module aes_iter32 #(
                      (k != 2'd3) ? row1[39:32] : row1[7:0],
                      row0[7:0]};
     wire [31:0] y;                                      // (Inv)SubBytes
-    generate
-        for (gi = 0; gi < 4; gi = gi + 1) begin : g_sb
-            if (SBOX_IMPL == 1) begin : g_comp
-                (* keep_hierarchy *) aes_sbox_comp #(.DIR(2)) u_sb (.in(x[8*gi +: 8]), .inv(dec), .out(y[8*gi +: 8]));
-            end else begin : g_lut
-                wire [7:0] f, r;
-                (* keep_hierarchy *) aes_sbox_lut_fwd u_f (.in(x[8*gi +: 8]), .out(f));
-                (* keep_hierarchy *) aes_sbox_lut_inv u_r (.in(x[8*gi +: 8]), .out(r));
-                assign y[8*gi +: 8] = dec ? r : f;
-            end
-        end
-    endgenerate
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(x), .inv(dec), .out(y));
     wire [1:0]  icol   = k ^ {dec, dec};              // column index in the block
     wire [31:0] in_col = in_blk[32*icol +: 32];
     wire [31:0] a      = ark ? in_col : (dec ? (y ^ kcur) : y);
@@ -257,24 +240,28 @@ module aes_iter32 #(
         // ---------------- key store scrub
         if (rst || zeroize) begin
             scrub <= 1'b1;
-            scnt  <= {AW{1'b0}};
+            scnt  <= {(AW+1){1'b0}};
         end else if (scrub) begin
-            scnt <= scnt + 1'b1;
-            if (&scnt) scrub <= 1'b0;
+            // the extra last step re-reads the zeroed address 0, so that mq ends at zero
+            if (scnt[AW]) scrub <= 1'b0;
+            else          scnt  <= scnt + 1'b1;
         end
         // ---------------- key material
         if (rst || zeroize || (exp && upd && rem == 6'd0)) kreg <= 224'd0;
         else if (k_go) kreg <= key_data[255:32];
         if (rst || zeroize || scrub) begin
-            win <= 256'd0;
+            win <= 224'd0;
+            kc  <= 32'd0;
         end else if (k_go) begin
-            win[255:224] <= key_data[31:0];
-        end else if (s_go) begin
-            win[255:224] <= mrd;
+            kc  <= key_data[31:0];
         end else if (run) begin
-            win[223:0]   <= win[255:32];
-            win[255:224] <= nxt_ld ? (exp ? kword : mrd) : w_comp;
+            win <= {kcur, win[223:32]};
+            kc  <= nxt_ld ? kword : w_comp;     // kword: expansion only (blocks use mq)
         end
+        if (rst || zeroize) kq <= 1'b0;
+        else if (s_go)      kq <= s_ok;         // u[0] is read at the transfer edge
+        else if (k_go)      kq <= 1'b0;
+        else if (upd)       kq <= blk && nxt_ld && !err;
         // ---------------- state
         if (rst || zeroize) begin
             in_blk <= 128'd0;

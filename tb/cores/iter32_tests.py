@@ -145,7 +145,7 @@ class Bench:
         self.slot_w = len(dut.key_slot)
         self.tag_w = len(dut.m_axis_tuser) - 1
         self.nslots = 2 ** self.slot_w
-        self.model = Model(self.nslots, 16 * self.nslots)
+        self.model = Model(self.nslots, 16 * self.nslots + 1)
         self.edge_no = 0
         self.cur_block: Block | None = None
         self.cur_key: tuple[int, bytes] | None = None
@@ -255,12 +255,14 @@ async def test_timing_exact(dut):
     tb = Bench(dut, rng)
     await tb.start()
     await tb.until_idle()                      # scrub after reset
-    assert tb.edge_no >= 16 * tb.nslots
+    assert tb.edge_no >= 16 * tb.nslots + 1
     # block on a never-loaded slot: err, AES-128 timing
     tb.cur_block = Block(rng.randbytes(16), False, 0, 1)
     await tb.until_idle()
     (a,), (v,) = tb.edges("s")[-1:], tb.edges("v")[-1:]
     assert v - a == 44 and tb.outs[-1].err == 1 and tb.outs[-1].data == bytes(16)
+    # latency as docs/cores.md counts it: transfer edge to the first edge that samples
+    # m_axis_tvalid high = (edge that sets m_axis_tvalid) + 1
     for kb in (16, 24, 32):
         cpb = cycles_per_block(kb)
         key = rng.randbytes(kb)
@@ -276,9 +278,9 @@ async def test_timing_exact(dut):
         for dec in (False, True):
             tb.cur_block = Block(rng.randbytes(16), dec, 0, (2 + dec) % 2 ** tb.tag_w)
             await tb.until_idle()
-            lats.append(tb.edges("v")[-1] - tb.edges("s")[-1])
+            lats.append(tb.edges("v")[-1] - tb.edges("s")[-1] + 1)
             assert tb.outs[-1].err == 0
-        assert lats == [cpb, cpb], f"AES-{kb * 8}: latency {lats}"
+        assert lats == [cpb + 1, cpb + 1], f"AES-{kb * 8}: latency {lats}"
         # back to back, source always valid, sink always ready
         n0 = len(tb.edges("s"))
         blocks = [Block(rng.randbytes(16), bool(i % 3 == 1), 0, i % 2 ** tb.tag_w) for i in range(6)]
@@ -290,8 +292,8 @@ async def test_timing_exact(dut):
         acc = tb.edges("s")[n0:]
         gaps = {b2 - b1 for b1, b2 in zip(acc, acc[1:])}
         assert gaps == {cpb}, f"AES-{kb * 8}: back-to-back spacing {gaps}"
-        dut._log.info("RESULT iter32 key_bits=%d latency=%d cycles_per_block=%d key_load=%d",
-                      kb * 8, cpb, cpb, e_x - e_k)
+        dut._log.info("RESULT iter32 key_bits=%d latency=%d output_valid_set_at=E+%d "
+                      "cycles_per_block=%d key_load=%d", kb * 8, lats[0], lats[0] - 1, cpb, e_x - e_k)
     # illegal key lengths: no expansion, key_ready high again in the next cycle
     for bad in (0, 8, 17, 31, 33, 63):
         tb.cur_key = (0, rng.randbytes(bad))
@@ -399,7 +401,7 @@ async def test_zeroize_clears_key_material(dut):
     rng = rng_for_test()
     tb = Bench(dut, rng)
     await tb.start()
-    regs = ["win", "kreg", "in_blk", "row0", "row1", "row2", "row3"]
+    regs = ["win", "kc", "kreg", "in_blk", "row0", "row1", "row2", "row3", "mq"]
     nwords = 16 * tb.nslots
     for trial in range(4):
         await tb.until_idle()
