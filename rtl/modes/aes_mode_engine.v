@@ -7,7 +7,9 @@
 // consumed, so a packet costs one core latency + 1 per 16-byte block (Nr + 1 cycles on
 // aes_iter128) for AAD and payload alike.
 // The full interface (command beat layout, data framing, status, error codes, timing)
-// is in docs/mode_engine.md.
+// is in docs/mode_engine.md. The packet logic is aes_mode_lane (rtl/modes/aes_mode_lane.v);
+// this module is one lane wired straight to its two cores (aes_mode_multi shares one
+// pair of cores among several lanes).
 //
 // Parameters
 //   CORE      : AES core used for both A and B: 0 = aes_iter128, 1 = aes_iter32, 2 = aes_pipe
@@ -64,431 +66,78 @@ module aes_mode_engine #(
     output wire          m_axis_tlast,
     output wire          m_axis_tuser,
     // status out
-    output reg           m_axis_sts_tvalid,
+    output wire          m_axis_sts_tvalid,
     input  wire          m_axis_sts_tready,
-    output reg  [135:0]  m_axis_sts_tdata
+    output wire [135:0]  m_axis_sts_tdata
 );
-    // ---------------------------------------------------------------- op and error codes
-    localparam [3:0] OP_ECB_ENC = 4'd0, OP_ECB_DEC = 4'd1, OP_CBC_ENC = 4'd2, OP_CBC_DEC = 4'd3,
-                     OP_CTR = 4'd4, OP_CBC_MAC = 4'd5, OP_CCM_ENC = 4'd6, OP_CCM_DEC = 4'd7;
-    localparam [7:0] ERR_OK = 8'd0, ERR_OP = 8'd1, ERR_NONCE = 8'd2, ERR_TAGLEN = 8'd3,
-                     ERR_LENGTH = 8'd4, ERR_BUFFER = 8'd5, ERR_FRAMING = 8'd6,
-                     ERR_KEY = 8'd7, ERR_AUTH = 8'd8;
-
-    // ---------------------------------------------------------------- helpers
-    function automatic [127:0] bswap;   // reverse the 16 bytes (LE lanes <-> BE integer)
-        input [127:0] x;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) bswap[8*i +: 8] = x[8*(15-i) +: 8];
-        end
-    endfunction
-
-    function automatic [127:0] bytemask;  // bytes 0..n-1 set (n = 0..16)
-        input [4:0] n;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) bytemask[8*i +: 8] = (i < n) ? 8'hff : 8'h00;
-        end
-    endfunction
-
-    function automatic [15:0] keepmask;
-        input [4:0] n;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) keepmask[i] = (i < n);
-        end
-    endfunction
-
-    // ---------------------------------------------------------------- command decode
-    wire [3:0]   c_op    = s_axis_cmd_tdata[3:0];
-    wire         c_cut   = s_axis_cmd_tdata[4];
-    wire [7:0]   c_slot  = s_axis_cmd_tdata[15:8];
-    wire [3:0]   c_nlen  = s_axis_cmd_tdata[19:16];
-    wire [4:0]   c_tlen  = s_axis_cmd_tdata[24:20];
-    wire [63:0]  c_alen  = s_axis_cmd_tdata[127:64];
-    wire [63:0]  c_plen  = s_axis_cmd_tdata[191:128];
-    wire [127:0] c_iv    = s_axis_cmd_tdata[319:192];
-    wire [127:0] c_rtag  = s_axis_cmd_tdata[447:320];
-
-    wire c_is_ccm = (c_op == OP_CCM_ENC) || (c_op == OP_CCM_DEC);
-    wire [3:0] c_q = 4'd15 - c_nlen;                       // L
-    wire c_nonce_ok = (c_nlen >= 4'd7) && (c_nlen <= 4'd13);
-    wire c_tag_ok = (c_tlen >= 5'd4) && (c_tlen <= 5'd16) && !c_tlen[0];
-    // payload must fit in the L-byte length field: plen < 2^(8L); L >= 8 always fits
-    wire c_plen_fits_q = (c_q >= 4'd8) ? 1'b1 : ((c_plen >> {c_q[2:0], 3'b000}) == 64'd0);
-    wire c_len_fit = ((c_alen >> LEN_W) == 64'd0) && ((c_plen >> LEN_W) == 64'd0);
-    wire c_whole = (c_plen[3:0] == 4'd0);
-    wire c_slot_ok = ((c_slot >> SLOT_W) == 8'd0);
-    wire [LEN_W:0] c_buf_max = (1 << (BUF_AW + 4));
-
-    reg [7:0] c_err;
-    always @(*) begin
-        c_err = ERR_OK;
-        if (c_op > OP_CCM_DEC || s_axis_cmd_tdata[7:5] != 3'd0 || s_axis_cmd_tdata[63:25] != 39'd0 || s_axis_cmd_tdata[511:448] != 64'd0
-            || (c_cut && c_op != OP_CCM_DEC))
-            c_err = ERR_OP;
-        else if (c_is_ccm && !c_nonce_ok)
-            c_err = ERR_NONCE;
-        else if (c_is_ccm && !c_tag_ok)
-            c_err = ERR_TAGLEN;
-        else if (!c_len_fit || (c_is_ccm && !c_plen_fits_q) || (!c_is_ccm && c_alen != 64'd0)
-                 || ((c_op != OP_CTR) && !c_is_ccm && !c_whole))
-            c_err = ERR_LENGTH;
-        else if (c_op == OP_CCM_DEC && !c_cut && ({1'b0, c_plen[LEN_W-1:0]} > c_buf_max))
-            c_err = ERR_BUFFER;
-        else if (!c_slot_ok)
-            c_err = ERR_KEY;
-    end
-
-    // nonce bytes 0..n-1 only
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [127:0] c_nonce = c_iv & bytemask({1'b0, c_nlen});   // <= 13 bytes when legal: byte 15 unused
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [7:0]   c_flags = {1'b0, (c_alen != 64'd0), c_tlen[3:1] - 3'd1, c_q[2:0] - 3'd1};
-    wire [127:0] c_b0    = {c_nonce[119:0], c_flags} | bswap({64'd0, c_plen});
-    wire [127:0] c_ctr0  = {c_nonce[119:0], 5'd0, c_q[2:0] - 3'd1};
-    // AAD length encoding (SP 800-38C A.2.2): 2, 6 or 10 bytes
-    wire [1:0]   c_ssel  = (c_alen < 64'hff00) ? 2'd0 : (c_alen[63:32] == 32'd0) ? 2'd1 : 2'd2;
-    wire [4:0]   c_s     = (c_ssel == 2'd0) ? 5'd2 : (c_ssel == 2'd1) ? 5'd6 : 5'd10;
-    // length-encoding bytes placed in the top s lanes of the carry register
-    wire [79:0]  c_lenc_hi = (c_ssel == 2'd0) ? {c_alen[7:0], c_alen[15:8], 64'd0} :
-                             (c_ssel == 2'd1) ? {c_alen[7:0], c_alen[15:8], c_alen[23:16], c_alen[31:24],
-                                                 8'hfe, 8'hff, 32'd0} :
-                             {c_alen[7:0], c_alen[15:8], c_alen[23:16], c_alen[31:24], c_alen[39:32],
-                              c_alen[47:40], c_alen[55:48], c_alen[63:56], 8'hff, 8'hff};
-    wire [LEN_W:0] c_alen_w = {1'b0, c_alen[LEN_W-1:0]};
-    wire [LEN_W:0] c_plen_w = {1'b0, c_plen[LEN_W-1:0]};
-    wire [LEN_W:0] c_nb_aad = (c_alen_w + 15) >> 4;
-    wire [LEN_W:0] c_nb_pay = (c_plen_w + 15) >> 4;
-    wire [LEN_W:0] c_k_aad  = (c_alen == 64'd0) ? {(LEN_W+1){1'b0}} : ((c_alen_w + {{(LEN_W-4){1'b0}}, c_s} + 15) >> 4);
-
-    // ---------------------------------------------------------------- packet state
-    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
-    localparam [1:0] PH_INIT = 2'd0, PH_AAD = 2'd1, PH_PRE = 2'd2, PH_PAY = 2'd3;
-
-    reg [2:0]   state;
-    reg [1:0]   phase;
-    reg [3:0]   op;
-    reg         cut;
-    reg [SLOT_W-1:0] slot;
-    reg [4:0]   tlen;
-    reg [1:0]   ssel;
-    reg [7:0]   err;
-    reg [LEN_W:0] k_aad, nb_aad, nb_pay;   // formatted AAD blocks, AAD beats, payload beats
-    reg [LEN_W:0] k, j;                    // AAD step index, payload step index (0-based)
-    reg [LEN_W:0] aad_rem, pay_rem;        // bytes not yet received
-    reg [127:0] x_reg;                     // CBC-MAC / CBC chaining value
-    reg [127:0] s_reg;                     // keystream block for the current payload step
-    reg [127:0] s0_reg;                    // CCM: E(Ctr0)
-    reg [127:0] ctr;                       // next counter block
-    reg [127:0] prev;                      // CBC-dec: previous ciphertext (IV first)
-    reg [79:0]  carry;                     // CCM AAD realignment: top 10 bytes of the previous beat
-    reg [127:0] rtag;                      // CCM-dec: received tag
-    reg         plan_active;               // steps remain to be issued
-    reg         need_drain;
-    reg         a_sent, b_sent;
-    // the step in flight (issued, results not yet consumed)
-    reg         fl_valid, fl_a, fl_b, fl_init, fl_ks, fl_out;
-    reg [127:0] fl_cur;                    // its input beat (masked)
-    reg [4:0]   fl_n;                      // valid bytes in fl_cur
-    // output staging: the last beat of a packet is held until the packet's result is known
-    reg [127:0] pend_data;
-    reg [15:0]  pend_keep;
-
-    wire is_ccm  = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
-    wire is_ctrk = is_ccm || (op == OP_CTR);      // uses a keystream
-    wire sf      = (op == OP_CCM_DEC) && !cut;    // store-and-forward
-    wire has_out = (op != OP_CBC_MAC);
-
-    // ---------------------------------------------------------------- step plan
-    wire last_aad_step = (k + 1 == k_aad);
-    wire last_pay_step = (j + 1 == nb_pay);
-    wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && k < nb_aad);
-    wire in_aad_beat = (phase == PH_AAD);
-    wire [LEN_W:0] rem = in_aad_beat ? aad_rem : pay_rem;
-    wire [4:0]  nvalid = (rem >= 16) ? 5'd16 : rem[4:0];
-    wire [127:0] in_mask = bytemask(nvalid);
-    wire [127:0] beat = s_axis_tdata & in_mask;
-    wire exp_last = in_aad_beat ? ((aad_rem <= 16) && (nb_pay == 0)) : (pay_rem <= 16);
-
-    // core A (chain): CCM MAC, CBC encryption, CBC-MAC
-    wire a_use = (phase == PH_INIT) || (phase == PH_AAD) ||
-                 (phase == PH_PAY && (is_ccm || op == OP_CBC_ENC || op == OP_CBC_MAC));
-    // core B (parallel): counter blocks (CCM/CTR, one step ahead), ECB, CBC decryption
-    wire b_use = (phase == PH_INIT) || (phase == PH_PRE) ||
-                 (phase == PH_AAD && last_aad_step && nb_pay != 0) ||
-                 (phase == PH_PAY && (is_ctrk ? !last_pay_step :
-                                      (op == OP_ECB_ENC || op == OP_ECB_DEC || op == OP_CBC_DEC)));
-    wire b_dec = (op == OP_ECB_DEC) || (op == OP_CBC_DEC);
-
-    // formatted AAD block: previous beat's top s bytes, then this beat's first 16-s bytes
-    wire [111:0] aad_cur = (k < nb_aad) ? beat[111:0] : 112'd0;
-    wire [127:0] aad_fmt = (ssel == 2'd0) ? {aad_cur[111:0], carry[79:64]} :
-                           (ssel == 2'd1) ? {aad_cur[79:0],  carry[79:32]} :
-                                            {aad_cur[47:0],  carry[79:0]};
-    // Steps overlap: the next step is issued in the cycle its predecessor's results are
-    // consumed, taking the chaining value and keystream straight from the core outputs.
-    wire a_m_valid, b_m_valid;
-    wire [127:0] a_m_data, b_m_data;
-    wire buf_wr_ready;
-    reg  pend_valid;
-    wire complete_now = fl_valid && (!fl_a || a_m_valid) && (!fl_b || b_m_valid) &&
-                        (!(fl_out && pend_valid) || buf_wr_ready);
-    wire [127:0] x_eff = (fl_valid && fl_a) ? a_m_data : x_reg;
-    wire [127:0] s_eff = (fl_valid && fl_ks) ? b_m_data : s_reg;
-    wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ s_eff) & in_mask) : beat;
-    wire [127:0] a_blk = (phase == PH_INIT) ? 128'd0 /* x_reg holds B0 */ :
-                         (phase == PH_AAD)  ? aad_fmt : pay_plain;
-    wire [127:0] a_in  = x_eff ^ a_blk;
-    wire [127:0] b_in  = is_ctrk ? ctr : beat;
-
-    wire beat_ok = !need_beat || s_axis_tvalid;
-    // core handshake wires
-    wire a_s_ready, b_s_ready;
+    // ---------------------------------------------------------------- the packet context
+    // (command decode, step sequencer, output buffer, status: rtl/modes/aes_mode_lane.v)
+    wire a_s_valid, a_s_ready, a_m_valid, a_m_ready, b_s_valid, b_s_ready, b_m_valid, b_m_ready;
+    wire [127:0] a_in, b_in, a_m_data, b_m_data;
+    wire [SLOT_W-1:0] a_slot, b_slot;
+    wire a_dec, b_dec;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [1:0] a_m_user, b_m_user;   // {tag (unused), err}
+    wire sts_empty;                  // only needed when lanes share an output (aes_mode_multi)
     /* verilator lint_on UNUSEDSIGNAL */
-    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!fl_valid || complete_now);
-    wire a_s_valid = can_start && a_use && !a_sent;
-    wire b_s_valid = can_start && b_use && !b_sent;
-    wire a_done_now = !a_use || a_sent || a_s_ready;
-    wire b_done_now = !b_use || b_sent || b_s_ready;
-    wire issue_done = can_start && a_done_now && b_done_now;
-    // the packet's last step has issued (or the packet ended early)
-    wire step_last = (phase == PH_INIT) ? (k_aad == 0 && nb_pay == 0) :
-                     (phase == PH_AAD)  ? (last_aad_step && nb_pay == 0) :
-                     (phase == PH_PRE)  ? 1'b0 : last_pay_step;
-
-    // output beat of the completing step (payload steps of ops with output)
-    wire [127:0] out_now = (op == OP_CBC_ENC) ? a_m_data :
-                           (op == OP_ECB_ENC || op == OP_ECB_DEC) ? b_m_data :
-                           (op == OP_CBC_DEC) ? (b_m_data ^ prev) : (fl_cur ^ s_reg);
-    wire step_out = (phase == PH_PAY) && has_out;
-
-    // output buffer
-    reg  buf_wr_valid, buf_wr_commit, buf_commit, buf_rollback, buf_wr_last, buf_wr_user;
-    reg  [127:0] buf_wr_data;
-    reg  [15:0]  buf_wr_keep;
-
-
-
-    // CCM tag
-    wire [127:0] tag_mask = bytemask(tlen);
-    wire [127:0] tag_calc = (x_reg ^ s0_reg) & tag_mask;
-    wire         tag_ok   = ((tag_calc ^ (rtag & tag_mask)) == 128'd0);  // one wide compare: constant time
-    wire [7:0]   fin_err  = (err != ERR_OK) ? err :
-                            ((op == OP_CCM_DEC && !tag_ok) ? ERR_AUTH : ERR_OK);
-
-    // ---------------------------------------------------------------- ready signals
-    assign s_axis_cmd_tready = (state == ST_IDLE);
-    assign s_axis_tready = (state == ST_DRAIN) || (issue_done && need_beat);
-
-    wire [127:0] ctr_inc = bswap(bswap(ctr) + 128'd1);
-
-    // FLUSH proceeds only when the status register is free, so it happens exactly once
-    wire fl_go = (state == ST_FLUSH) && (!m_axis_sts_tvalid || m_axis_sts_tready);
-    always @(*) begin
-        buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
-        buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = pend_data; buf_wr_keep = pend_keep;
-        if (complete_now && fl_out && pend_valid) begin
-            buf_wr_valid = 1'b1;
-            buf_wr_commit = !sf;
-        end else if (fl_go) begin
-            if (sf && fin_err != ERR_OK) begin
-                buf_rollback = 1'b1;
-            end else if (pend_valid) begin
-                buf_wr_valid = 1'b1;
-                buf_wr_commit = 1'b1;
-                buf_wr_last = 1'b1;
-                buf_wr_user = (fin_err != ERR_OK);
-            end else begin
-                buf_commit = 1'b1;
-            end
-        end
-    end
-    wire flush_done = fl_go && (!buf_wr_valid || buf_wr_ready);
-
-    // ---------------------------------------------------------------- sequencing
-    always @(posedge clk) begin
-        if (rst) begin
-            state <= ST_IDLE; phase <= PH_INIT; op <= 4'd0; cut <= 1'b0; slot <= {SLOT_W{1'b0}};
-            tlen <= 5'd0; ssel <= 2'd0; err <= ERR_OK;
-            k_aad <= 0; nb_aad <= 0; nb_pay <= 0; k <= 0; j <= 0; aad_rem <= 0; pay_rem <= 0;
-            x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-            carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; fl_n <= 5'd0; plan_active <= 1'b0;
-            fl_valid <= 1'b0; fl_a <= 1'b0; fl_b <= 1'b0; fl_init <= 1'b0; fl_ks <= 1'b0; fl_out <= 1'b0;
-            need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
-            pend_valid <= 1'b0; pend_data <= 128'd0; pend_keep <= 16'd0;
-            m_axis_sts_tvalid <= 1'b0; m_axis_sts_tdata <= 136'd0;
-        end else begin
-            if (m_axis_sts_tvalid && m_axis_sts_tready) m_axis_sts_tvalid <= 1'b0;
-            case (state)
-            ST_IDLE: if (s_axis_cmd_tvalid) begin
-                op <= c_op; cut <= c_cut; slot <= c_slot[SLOT_W-1:0]; tlen <= c_tlen; ssel <= c_ssel;
-                err <= c_err;
-                k_aad <= c_k_aad; nb_aad <= c_nb_aad; nb_pay <= c_nb_pay;
-                k <= 0; j <= 0; aad_rem <= c_alen_w; pay_rem <= c_plen_w;
-                x_reg <= ((c_op == OP_CBC_ENC) || (c_op == OP_CBC_MAC)) ? c_iv :
-                         (c_is_ccm ? c_b0 : 128'd0);
-                ctr <= c_is_ccm ? c_ctr0 : c_iv;
-                prev <= c_iv;
-                carry <= c_lenc_hi;
-                rtag <= c_rtag;
-                need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
-                pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b1;
-                if (c_err != ERR_OK) begin
-                    state <= (c_alen != 64'd0 || c_plen != 64'd0) ? ST_DRAIN : ST_FLUSH;
-                end else if (c_is_ccm) begin
-                    state <= ST_RUN; phase <= PH_INIT;
-                end else if (c_plen == 64'd0) begin
-                    state <= ST_FLUSH;
-                end else begin
-                    state <= ST_RUN; phase <= (c_op == OP_CTR) ? PH_PRE : PH_PAY;
-                end
-            end
-            ST_RUN: begin
-                // consume the results of the step in flight
-                if (complete_now) begin
-                    if (fl_a) begin
-                        x_reg <= a_m_data;
-                        if (a_m_user[0] && err == ERR_OK) err <= ERR_KEY;
-                    end
-                    if (fl_b) begin
-                        if (b_m_user[0] && err == ERR_OK) err <= ERR_KEY;
-                        if (fl_init) s0_reg <= b_m_data;
-                        else if (fl_ks) s_reg <= b_m_data;
-                    end
-                    if (fl_out) begin
-                        pend_valid <= 1'b1;
-                        pend_data <= out_now & bytemask(fl_n);
-                        pend_keep <= keepmask(fl_n);
-                        if (op == OP_CBC_DEC) prev <= fl_cur;
-                    end
-                    fl_valid <= 1'b0;
-                end
-                // issue the next step
-                if (a_s_valid && a_s_ready) a_sent <= 1'b1;
-                if (b_s_valid && b_s_ready) b_sent <= 1'b1;
-                if (b_s_valid && b_s_ready && is_ctrk) ctr <= ctr_inc;
-                if (issue_done) begin
-                    a_sent <= 1'b0; b_sent <= 1'b0;
-                    fl_valid <= 1'b1;
-                    fl_a <= a_use; fl_b <= b_use;
-                    fl_init <= (phase == PH_INIT);
-                    fl_ks <= b_use && is_ctrk && (phase != PH_INIT);
-                    fl_out <= step_out;
-                    fl_cur <= beat;
-                    fl_n <= nvalid;
-                    if (step_last) plan_active <= 1'b0;
-                    if (need_beat) begin
-                        if (in_aad_beat) begin
-                            carry <= beat[127:48];
-                            aad_rem <= aad_rem - {{(LEN_W-4){1'b0}}, nvalid};
-                        end else begin
-                            pay_rem <= pay_rem - {{(LEN_W-4){1'b0}}, nvalid};
-                        end
-                        if ((s_axis_tlast != exp_last) || (s_axis_tkeep != keepmask(nvalid))) begin
-                            if (err == ERR_OK) err <= ERR_FRAMING;
-                        end
-                        if (s_axis_tlast && !exp_last) plan_active <= 1'b0;   // packet ended early
-                        if (!s_axis_tlast && exp_last) need_drain <= 1'b1;
-                    end
-                    case (phase)
-                    PH_INIT: begin
-                        if (k_aad != 0) phase <= PH_AAD;
-                        else if (nb_pay != 0) phase <= PH_PRE;
-                    end
-                    PH_AAD: begin
-                        k <= k + 1;
-                        if (last_aad_step && nb_pay != 0) phase <= PH_PAY;
-                    end
-                    PH_PRE: phase <= PH_PAY;
-                    default: j <= j + 1;
-                    endcase
-                end
-                // all steps issued and the last one consumed
-                if (!plan_active && (!fl_valid || complete_now))
-                    state <= need_drain ? ST_DRAIN : ST_FLUSH;
-            end
-            ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) state <= ST_FLUSH;
-            ST_FLUSH: if (flush_done) begin
-                m_axis_sts_tvalid <= 1'b1;
-                m_axis_sts_tdata[135:128] <= fin_err;
-                m_axis_sts_tdata[127:0] <=
-                    (fin_err != ERR_OK) ? 128'd0 :
-                    (op == OP_CCM_ENC) ? tag_calc :
-                    (op == OP_CBC_ENC || op == OP_CBC_MAC) ? x_reg :
-                    (op == OP_CBC_DEC) ? prev :
-                    (op == OP_CTR) ? ctr : 128'd0;
-                pend_valid <= 1'b0;
-                // leave no keystream, MAC state or tag behind
-                x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-                carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; pend_data <= 128'd0;
-                state <= ST_IDLE;
-            end
-            default: state <= ST_IDLE;
-            endcase
-        end
-    end
-
-
-    // ---------------------------------------------------------------- output buffer
-    wire [145:0] buf_m_data;
-    wire buf_m_valid;
-    axis_commit_fifo #(.WIDTH(146), .AW(BUF_AW)) u_buf (
+    wire [135:0] sts_data;
+    wire sts_valid;
+    aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_lane (
         .clk(clk), .rst(rst),
-        .wr_valid(buf_wr_valid), .wr_ready(buf_wr_ready),
-        .wr_data({buf_wr_user, buf_wr_last, buf_wr_keep, buf_wr_data}),
-        .wr_commit(buf_wr_commit), .commit(buf_commit), .rollback(buf_rollback),
-        .m_valid(buf_m_valid), .m_ready(m_axis_tready), .m_data(buf_m_data)
+        .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),
+        .s_axis_cmd_tdata(s_axis_cmd_tdata),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tdata(s_axis_tdata),
+        .s_axis_tkeep(s_axis_tkeep), .s_axis_tlast(s_axis_tlast),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready), .m_axis_tdata(m_axis_tdata),
+        .m_axis_tkeep(m_axis_tkeep), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .m_axis_sts_tvalid(sts_valid), .m_axis_sts_tready(m_axis_sts_tready),
+        .m_axis_sts_tdata(sts_data), .m_axis_sts_empty(sts_empty),
+        .a_s_valid(a_s_valid), .a_s_ready(a_s_ready), .a_s_data(a_in), .a_s_slot(a_slot), .a_s_dec(a_dec),
+        .a_m_valid(a_m_valid), .a_m_ready(a_m_ready), .a_m_data(a_m_data), .a_m_err(a_m_user[0]),
+        .b_s_valid(b_s_valid), .b_s_ready(b_s_ready), .b_s_data(b_in), .b_s_slot(b_slot), .b_s_dec(b_dec),
+        .b_m_valid(b_m_valid), .b_m_ready(b_m_ready), .b_m_data(b_m_data), .b_m_err(b_m_user[0])
     );
-    assign m_axis_tvalid = buf_m_valid;
-    assign m_axis_tdata  = buf_m_data[127:0];
-    assign m_axis_tkeep  = buf_m_data[143:128];
-    assign m_axis_tlast  = buf_m_data[144];
-    assign m_axis_tuser  = buf_m_data[145];
+    assign m_axis_sts_tvalid = sts_valid;
+    assign m_axis_sts_tdata  = sts_data;
 
     // ---------------------------------------------------------------- the two AES cores
     wire a_key_ready, b_key_ready;
     assign key_ready = a_key_ready && b_key_ready;
     wire key_go = key_valid && key_ready;
-    wire a_m_ready = complete_now && fl_a;
-    wire b_m_ready = complete_now && fl_b;
 
     generate
         if (CORE == 2) begin : g_pipe
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, slot, 1'b0}),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
                 .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, slot, b_dec}),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
                 .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
         end else if (CORE == 1) begin : g_iter32
             aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, slot, 1'b0}),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
                 .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
             aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, slot, b_dec}),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
                 .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
         end else begin : g_iter128
             aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, slot, 1'b0}),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
                 .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
             aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, slot, b_dec}),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
                 .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
         end
     endgenerate
