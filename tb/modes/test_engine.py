@@ -1,4 +1,6 @@
-"""pytest entry for the mode engine (tb/modes/engine_tests.py) on each core and simulator."""
+"""pytest entry for the mode engine (tb/modes/engine_tests.py) on each core and simulator,
+and for aes_mode_multi (several packets in flight on one shared pair of cores), which must
+pass the very same tests."""
 from __future__ import annotations
 
 import pytest
@@ -26,3 +28,42 @@ def test_engine(core, sbox, simulator, cavp, nrand):
         extra_env={"AESIP_CAVP": cavp, "AESIP_NRAND": nrand},
         quiet=True,
     )
+
+
+# aes_mode_multi: LANES lanes on one core A + one core B (CORE 2 = aes_pipe, 0 = aes_iter128).
+# (core, lanes, in_aw, simulator, cavp, nrand, throughput test too)
+MULTI_CASES = [
+    pytest.param(2, 4, 7, "verilator", "some", "200", True, id="multi-pipe-lanes4-verilator"),
+    pytest.param(0, 3, 2, "icarus", "some", "30", False, id="multi-iter128-lanes3-in4-icarus"),
+]
+
+
+def _run_multi(core, lanes, in_aw, simulator, modules, env):
+    if not sim.available(simulator):
+        pytest.skip(f"{simulator} not installed")
+    sim.run_and_check(
+        toplevel=rtl.MULTI_TOP,
+        sources=rtl.multi_sources(core),
+        test_module=",".join(modules),
+        sim=simulator,
+        parameters={"CORE": core, "SBOX_IMPL": 0, "SLOT_W": 2, "LANES": lanes, "IN_AW": in_aw},
+        extra_env=dict(env, AESIP_LANES=str(lanes)),
+        quiet=True,
+    )
+
+
+@pytest.mark.parametrize("core,lanes,in_aw,simulator,cavp,nrand,tput", MULTI_CASES)
+def test_multi(core, lanes, in_aw, simulator, cavp, nrand, tput):
+    """The engine tests (CAVP CCM, SP 800-38A, random with gaps/backpressure on every
+    port, bad-input campaign) on aes_mode_multi, plus the throughput test
+    (tb/modes/multi_tput.py: 16 x 1500-byte CCM packets, checked against `cryptography`,
+    cycles within the design's bound). The Icarus case uses 4-beat input FIFOs (IN_AW=2:
+    correctness must not depend on the FIFO depth) and 3 lanes (not a power of two)."""
+    mods = ["tb.modes.engine_tests"] + (["tb.modes.multi_tput"] if tput else [])
+    _run_multi(core, lanes, in_aw, simulator, mods, {"AESIP_CAVP": cavp, "AESIP_NRAND": nrand})
+
+
+def test_multi_throughput_lanes16():
+    """16 lanes (one step per lane per pipeline latency + 1: the pipelines can be full):
+    16 x 1500-byte CCM packets within the bound of tb/modes/multi_tput.py."""
+    _run_multi(2, 16, 7, "verilator", ["tb.modes.multi_tput"], {})

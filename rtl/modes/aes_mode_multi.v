@@ -1,0 +1,341 @@
+// aes_mode_multi: the mode engine with several packets in flight on one shared pair of
+// AES cores. Same ports, command/data/status semantics, error codes and framing rules
+// as aes_mode_engine (docs/mode_engine.md); packets may now overlap in time.
+//
+// Structure
+//   * LANES packet contexts (aes_mode_lane, each with its own output commit buffer) and
+//     one core A + one core B shared by all lanes. Command i goes to lane i mod LANES,
+//     in command order; a command is accepted when its lane is idle and the input
+//     demultiplexer has passed that lane's previous packet.
+//   * Input: the data beats of each packet go, in packet order, into its lane's input
+//     FIFO (2**IN_AW beats). A packet has data (all beats up to and including tlast)
+//     iff its aad_len or payload_len field is nonzero, exactly the rule by which a lane
+//     consumes beats (including command-rejected packets, which are drained, and
+//     framing errors). A small FIFO only reduces the overlap, never correctness.
+//   * Cores: per core a round-robin arbiter among the lanes that request a block; the
+//     core's sideband tag carries the lane index, and each result goes back by tag to
+//     that lane, through a per-lane capture register when the lane does not take it in
+//     the cycle it leaves the core. Every lane has at most one block outstanding per
+//     core, so a capture register is never overwritten and the cores' m_axis_tready
+//     is tied high: a pipelined core never stalls and no lane can block another.
+//   * Output: packets leave in command order. Packet n's data beats come from lane
+//     (n mod LANES)'s buffer up to its tlast beat, then its status beat; a packet that
+//     produced no output beat is recognised by the lane's status flag (the status is
+//     valid and says "no beats"). The merge therefore never starts on a lane whose
+//     previous packet's status is unsent, and a lane cannot finish a packet (write its
+//     status) before its previous packet's status has left: lanes may run at most
+//     LANES packets ahead of the output.
+//
+// Parameters
+//   CORE      : AES core used for A and B: 0 = aes_iter128, 1 = aes_iter32, 2 = aes_pipe
+//               (default; the one whose pipeline the lanes fill)
+//   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (passed to the cores)
+//   SLOT_W    : key-slot index width (2**SLOT_W slots in each core)
+//   LEN_W     : width of the internal length counters (as aes_mode_engine, <= 61)
+//   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats; the
+//               store-and-forward CCM decryption limit is 16 * 2**BUF_AW bytes
+//   LANES     : number of packet contexts (>= 2; any value, not only powers of two)
+//   IN_AW     : log2 of each lane's input FIFO depth in beats (>= 1); packets of up to
+//               2**IN_AW beats (AAD + payload) are taken in at full input rate
+// Ports: exactly those of aes_mode_engine
+//   clk, rst, zeroize                 : clock, sync active-high reset (clears lanes, FIFOs,
+//                                       arbiters, capture registers, cores), key zeroize pulse
+//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md); do not
+//                                       reload a slot that a packet in flight uses
+//   s_axis_cmd_*  (tdata 512 bits)    : one command beat per packet
+//   s_axis_*      (tdata/tkeep/tlast) : AAD beats, then payload beats, packets in command order
+//   m_axis_*      (tdata/tkeep/tlast/tuser) : output payload, packets in command order;
+//                                       tuser=1 on the last beat marks a failed packet
+//   m_axis_sts_*  (tdata 136 bits)    : one status beat per packet, in command order, after
+//                                       the packet's output beats
+`timescale 1ns / 1ps
+`default_nettype none
+module aes_mode_multi #(
+    parameter CORE      = 2,
+    parameter SBOX_IMPL = 0,
+    parameter SLOT_W    = 2,
+    parameter LEN_W     = 32,
+    parameter BUF_AW    = 8,
+    parameter LANES     = 4,
+    parameter IN_AW     = 7
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          zeroize,
+    // key load
+    input  wire          key_valid,
+    output wire          key_ready,
+    input  wire [SLOT_W-1:0] key_slot,
+    input  wire [5:0]    key_bytes,
+    input  wire [255:0]  key_data,
+    // command
+    input  wire          s_axis_cmd_tvalid,
+    output wire          s_axis_cmd_tready,
+    input  wire [511:0]  s_axis_cmd_tdata,
+    // data in
+    input  wire          s_axis_tvalid,
+    output wire          s_axis_tready,
+    input  wire [127:0]  s_axis_tdata,
+    input  wire [15:0]   s_axis_tkeep,
+    input  wire          s_axis_tlast,
+    // data out
+    output wire          m_axis_tvalid,
+    input  wire          m_axis_tready,
+    output wire [127:0]  m_axis_tdata,
+    output wire [15:0]   m_axis_tkeep,
+    output wire          m_axis_tlast,
+    output wire          m_axis_tuser,
+    // status out
+    output wire          m_axis_sts_tvalid,
+    input  wire          m_axis_sts_tready,
+    output wire [135:0]  m_axis_sts_tdata
+);
+    localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
+    localparam integer LAST_I = LANES - 1;
+    localparam [LW-1:0] LAST = LAST_I[LW-1:0];
+    localparam SU = SLOT_W + 1;                          // {slot, dec} of a block request
+
+    function automatic [LW-1:0] next_lane;
+        input [LW-1:0] x;
+        begin
+            next_lane = (x == LAST) ? {LW{1'b0}} : x + 1'b1;
+        end
+    endfunction
+
+    // round robin: {found, index} of the first requesting lane at or after ptr
+    function automatic [LW:0] rr_pick;
+        input [LANES-1:0] req;
+        input [LW-1:0] ptr;
+        integer i, idx;
+        begin
+            rr_pick = {(LW+1){1'b0}};
+            for (i = LANES - 1; i >= 0; i = i - 1) begin
+                idx = {{(32-LW){1'b0}}, ptr} + i;
+                if (idx >= LANES) idx = idx - LANES;
+                if (req[idx]) rr_pick = {1'b1, idx[LW-1:0]};
+            end
+        end
+    endfunction
+
+    // ---------------------------------------------------------------- per-lane wires
+    wire [LANES-1:0]     l_cmd_valid, l_cmd_ready;
+    wire [LANES-1:0]     in_wr_valid, in_wr_ready;
+    wire [LANES-1:0]     in_valid, in_ready;
+    wire [145*LANES-1:0] in_data;                  // {tlast, tkeep, tdata}
+    wire [LANES-1:0]     l_m_valid, l_m_ready;
+    wire [146*LANES-1:0] l_m_data;                 // {tuser, tlast, tkeep, tdata}
+    wire [LANES-1:0]     l_sts_valid, l_sts_ready, l_sts_empty;
+    wire [136*LANES-1:0] l_sts_data;
+    wire [LANES-1:0]     a_req_valid, a_req_ready, a_res_valid, a_res_ready, a_res_err;
+    wire [LANES-1:0]     b_req_valid, b_req_ready, b_res_valid, b_res_ready, b_res_err;
+    wire [128*LANES-1:0] a_req_data, b_req_data, a_res_data, b_res_data;
+    wire [SU*LANES-1:0]  a_req_user, b_req_user;   // {slot, dec}
+
+    // ---------------------------------------------------------------- commands
+    // q_v[l]: lane l has a command whose data the demultiplexer has not passed yet;
+    // q_d[l]: that packet has data beats. At most one such packet per lane: the next
+    // command for lane l is accepted only after the demultiplexer has passed it.
+    reg  [LW-1:0]    c_lane;      // lane of the next command
+    reg  [LW-1:0]    d_lane;      // lane whose packet the input stream carries now
+    reg  [LANES-1:0] q_v, q_d;
+    wire c_has_data = (s_axis_cmd_tdata[127:64] != 64'd0) || (s_axis_cmd_tdata[191:128] != 64'd0);
+    assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane];
+    wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
+
+    // ---------------------------------------------------------------- input demultiplexer
+    wire d_pend = q_v[d_lane];
+    wire d_data = q_d[d_lane];
+    assign s_axis_tready = d_pend && d_data && in_wr_ready[d_lane];
+    wire d_go  = s_axis_tvalid && s_axis_tready;
+    wire d_pop = d_pend && (!d_data || (d_go && s_axis_tlast));
+
+    always @(posedge clk) begin
+        if (rst) begin
+            c_lane <= {LW{1'b0}}; d_lane <= {LW{1'b0}};
+            q_v <= {LANES{1'b0}}; q_d <= {LANES{1'b0}};
+        end else begin
+            if (d_pop) begin
+                q_v[d_lane] <= 1'b0;
+                d_lane <= next_lane(d_lane);
+            end
+            if (cmd_go) begin     // c_lane != d_lane here whenever d_pop (q_v[c_lane] was 0)
+                q_v[c_lane] <= 1'b1;
+                q_d[c_lane] <= c_has_data;
+                c_lane <= next_lane(c_lane);
+            end
+        end
+    end
+
+    // ---------------------------------------------------------------- output merge
+    // o_lane: lane of the oldest packet whose status has not left; o_sts: its data is
+    // complete (its tlast beat left), its status is next.
+    reg  [LW-1:0] o_lane;
+    reg           o_sts;
+    wire o_empty = l_sts_valid[o_lane] && l_sts_empty[o_lane];   // finished, no beats
+    wire o_data  = !o_sts && !o_empty;
+    wire o_stsph = o_sts || l_sts_empty[o_lane];
+    wire [145:0] o_beat = l_m_data[146*o_lane +: 146];
+    assign m_axis_tvalid = o_data && l_m_valid[o_lane];
+    // data lines are zero whenever no beat is offered
+    assign {m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata} = m_axis_tvalid ? o_beat : 146'd0;
+    assign m_axis_sts_tvalid = l_sts_valid[o_lane] && o_stsph;
+    assign m_axis_sts_tdata  = m_axis_sts_tvalid ? l_sts_data[136*o_lane +: 136] : 136'd0;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            o_lane <= {LW{1'b0}}; o_sts <= 1'b0;
+        end else begin
+            if (m_axis_tvalid && m_axis_tready && m_axis_tlast) o_sts <= 1'b1;
+            if (m_axis_sts_tvalid && m_axis_sts_tready) begin
+                o_sts <= 1'b0;
+                o_lane <= next_lane(o_lane);
+            end
+        end
+    end
+
+    // ---------------------------------------------------------------- shared cores: requests
+    reg  [LW-1:0] a_rr, b_rr;     // round-robin pointers: lane after the last one served
+    wire [LW:0] a_pick = rr_pick(a_req_valid, a_rr);
+    wire [LW:0] b_pick = rr_pick(b_req_valid, b_rr);
+    wire [LW-1:0] a_sel = a_pick[LW-1:0];
+    wire [LW-1:0] b_sel = b_pick[LW-1:0];
+    wire a_s_valid = a_pick[LW];
+    wire b_s_valid = b_pick[LW];
+    wire a_s_ready, b_s_ready;
+    wire [127:0] a_s_data = a_req_data[128*a_sel +: 128];
+    wire [127:0] b_s_data = b_req_data[128*b_sel +: 128];
+    wire [LW+SU-1:0] a_s_user = {a_sel, a_req_user[SU*a_sel +: SU]};   // {tag = lane, slot, dec}
+    wire [LW+SU-1:0] b_s_user = {b_sel, b_req_user[SU*b_sel +: SU]};
+
+    always @(posedge clk) begin
+        if (rst) begin
+            a_rr <= {LW{1'b0}}; b_rr <= {LW{1'b0}};
+        end else begin
+            if (a_s_valid && a_s_ready) a_rr <= next_lane(a_sel);
+            if (b_s_valid && b_s_ready) b_rr <= next_lane(b_sel);
+        end
+    end
+
+    // ---------------------------------------------------------------- shared cores: results
+    wire a_m_valid, b_m_valid;
+    wire [127:0] a_m_data, b_m_data;
+    wire [LW:0] a_m_user, b_m_user;   // {tag = lane, err}
+
+    // ---------------------------------------------------------------- lanes
+    genvar g;
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : g_lane
+            localparam [LW-1:0] IDX = g;
+            assign l_cmd_valid[g] = s_axis_cmd_tvalid && (c_lane == IDX) && !q_v[g];
+            assign in_wr_valid[g] = s_axis_tvalid && d_pend && d_data && (d_lane == IDX);
+            assign l_m_ready[g]   = (o_lane == IDX) && o_data && m_axis_tready;
+            assign l_sts_ready[g] = (o_lane == IDX) && o_stsph && m_axis_sts_tready;
+            assign a_req_ready[g] = a_s_valid && (a_sel == IDX) && a_s_ready;
+            assign b_req_ready[g] = b_s_valid && (b_sel == IDX) && b_s_ready;
+
+            // a result comes straight from the core in the cycle it appears, else from
+            // the lane's capture register (one per core)
+            reg a_cap_v, a_cap_e, b_cap_v, b_cap_e;
+            reg [127:0] a_cap_d, b_cap_d;
+            wire a_hit = a_m_valid && (a_m_user[LW:1] == IDX);
+            wire b_hit = b_m_valid && (b_m_user[LW:1] == IDX);
+            assign a_res_valid[g] = a_cap_v || a_hit;
+            assign b_res_valid[g] = b_cap_v || b_hit;
+            assign a_res_data[128*g +: 128] = a_cap_v ? a_cap_d : a_m_data;
+            assign b_res_data[128*g +: 128] = b_cap_v ? b_cap_d : b_m_data;
+            assign a_res_err[g] = a_cap_v ? a_cap_e : a_m_user[0];
+            assign b_res_err[g] = b_cap_v ? b_cap_e : b_m_user[0];
+            always @(posedge clk) begin
+                if (rst) begin
+                    a_cap_v <= 1'b0; a_cap_e <= 1'b0; a_cap_d <= 128'd0;
+                    b_cap_v <= 1'b0; b_cap_e <= 1'b0; b_cap_d <= 128'd0;
+                end else begin
+                    if (a_hit && !a_res_ready[g]) begin
+                        a_cap_v <= 1'b1; a_cap_e <= a_m_user[0]; a_cap_d <= a_m_data;
+                    end else if (a_res_ready[g]) begin   // taken: leave no keystream / MAC state behind
+                        a_cap_v <= 1'b0; a_cap_e <= 1'b0; a_cap_d <= 128'd0;
+                    end
+                    if (b_hit && !b_res_ready[g]) begin
+                        b_cap_v <= 1'b1; b_cap_e <= b_m_user[0]; b_cap_d <= b_m_data;
+                    end else if (b_res_ready[g]) begin
+                        b_cap_v <= 1'b0; b_cap_e <= 1'b0; b_cap_d <= 128'd0;
+                    end
+                end
+            end
+
+            // input FIFO (a commit FIFO with every write committed)
+            axis_commit_fifo #(.WIDTH(145), .AW(IN_AW)) u_in (
+                .clk(clk), .rst(rst),
+                .wr_valid(in_wr_valid[g]), .wr_ready(in_wr_ready[g]),
+                .wr_data({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
+                .wr_commit(1'b1), .commit(1'b0), .rollback(1'b0),
+                .m_valid(in_valid[g]), .m_ready(in_ready[g]), .m_data(in_data[145*g +: 145])
+            );
+
+            aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_lane (
+                .clk(clk), .rst(rst),
+                .s_axis_cmd_tvalid(l_cmd_valid[g]), .s_axis_cmd_tready(l_cmd_ready[g]),
+                .s_axis_cmd_tdata(s_axis_cmd_tdata),
+                .s_axis_tvalid(in_valid[g]), .s_axis_tready(in_ready[g]),
+                .s_axis_tdata(in_data[145*g +: 128]), .s_axis_tkeep(in_data[145*g+128 +: 16]),
+                .s_axis_tlast(in_data[145*g+144]),
+                .m_axis_tvalid(l_m_valid[g]), .m_axis_tready(l_m_ready[g]),
+                .m_axis_tdata(l_m_data[146*g +: 128]), .m_axis_tkeep(l_m_data[146*g+128 +: 16]),
+                .m_axis_tlast(l_m_data[146*g+144]), .m_axis_tuser(l_m_data[146*g+145]),
+                .m_axis_sts_tvalid(l_sts_valid[g]), .m_axis_sts_tready(l_sts_ready[g]),
+                .m_axis_sts_tdata(l_sts_data[136*g +: 136]), .m_axis_sts_empty(l_sts_empty[g]),
+                .a_s_valid(a_req_valid[g]), .a_s_ready(a_req_ready[g]), .a_s_data(a_req_data[128*g +: 128]),
+                .a_s_slot(a_req_user[SU*g+1 +: SLOT_W]), .a_s_dec(a_req_user[SU*g]),
+                .a_m_valid(a_res_valid[g]), .a_m_ready(a_res_ready[g]), .a_m_data(a_res_data[128*g +: 128]),
+                .a_m_err(a_res_err[g]),
+                .b_s_valid(b_req_valid[g]), .b_s_ready(b_req_ready[g]), .b_s_data(b_req_data[128*g +: 128]),
+                .b_s_slot(b_req_user[SU*g+1 +: SLOT_W]), .b_s_dec(b_req_user[SU*g]),
+                .b_m_valid(b_res_valid[g]), .b_m_ready(b_res_ready[g]), .b_m_data(b_res_data[128*g +: 128]),
+                .b_m_err(b_res_err[g])
+            );
+        end
+    endgenerate
+
+    // ---------------------------------------------------------------- the two shared AES cores
+    wire a_key_ready, b_key_ready;
+    assign key_ready = a_key_ready && b_key_ready;
+    wire key_go = key_valid && key_ready;
+
+    generate
+        if (CORE == 2) begin : g_pipe
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
+                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
+                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+        end else if (CORE == 1) begin : g_iter32
+            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
+                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
+                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+        end else begin : g_iter128
+            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
+                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
+                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+        end
+    endgenerate
+endmodule
+`default_nettype wire
