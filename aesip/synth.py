@@ -70,6 +70,25 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     },
 }
 
+# The mode engine (rtl/modes/aes_mode_engine.v) on each core: synthesis-only engine names
+# "ccm-<core>", top aes_mode_engine with CORE set by the variant (defaults otherwise:
+# SLOT_W=2, LEN_W=32, BUF_AW=8, i.e. a 4096-byte output buffer).
+MODE_ENGINES = {f"ccm-{name}": core for core, name in rtl.ENGINE_CORE.items()}
+for _eng, _core in MODE_ENGINES.items():
+    VARIANTS[_eng] = {"default": {"CORE": _core}}
+SYNTH_ENGINES = list(rtl.ENGINES) + list(MODE_ENGINES)
+
+
+def synth_top(engine: str) -> str:
+    return "aes_mode_engine" if engine in MODE_ENGINES else rtl.core_top(engine)
+
+
+def synth_sources(engine: str) -> list[Path]:
+    if engine in MODE_ENGINES:
+        return rtl.engine_sources(MODE_ENGINES[engine])
+    return rtl.core_sources(engine)
+
+
 # Targets run by default for each engine (ice40 only where a core can fit an iCE40).
 DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # Per-variant exceptions: the full-size pipeline (NR_MAX=14, both directions; ~70k LUT6
@@ -78,7 +97,7 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # its 4 GB memory limit). Its sub-stage
 # variants are no smaller. So these are synthesized for xc7 only unless --target asks.
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
-                   ("pipe", "sub2"): ("xc7",)}
+                   ("pipe", "sub2"): ("xc7",), ("ccm-pipe", "default"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
@@ -121,8 +140,8 @@ def _rel(p: Path) -> str:
 
 def core_parameters(engine: str) -> dict[str, str]:
     """Parameter names and default values declared by the engine's top module."""
-    top = rtl.core_top(engine)
-    src = next(p for p in rtl.core_sources(engine) if p.stem == top)
+    top = synth_top(engine)
+    src = next(p for p in synth_sources(engine) if p.stem == top)
     text = re.sub(r"//[^\n]*|/\*.*?\*/", "", src.read_text(), flags=re.S)
     m = re.search(r"\bmodule\s+" + re.escape(top) + r"\s*#\s*\((.*?)\)\s*\(", text, re.S)
     params = {}
@@ -138,8 +157,8 @@ class Job:
                  freq: float, seed: int):
         self.engine, self.variant, self.params, self.target = engine, variant, params, target
         self.freq, self.seed = freq, seed
-        self.top = rtl.core_top(engine)
-        self.sources = [_rel(p) for p in rtl.core_sources(engine)]
+        self.top = synth_top(engine)
+        self.sources = [_rel(p) for p in synth_sources(engine)]
         self.dir = OUT / f"{engine}-{variant}-{target}"
 
     @property
@@ -475,7 +494,7 @@ def format_table(records: list[dict], markdown: bool = False) -> str:
 
 
 def _order(rec: dict) -> tuple:
-    eng = rtl.ENGINES.index(rec["engine"]) if rec["engine"] in rtl.ENGINES else 99
+    eng = SYNTH_ENGINES.index(rec["engine"]) if rec["engine"] in SYNTH_ENGINES else 99
     vnames = list(VARIANTS.get(rec["engine"], {}))
     var = vnames.index(rec["variant"]) if rec["variant"] in vnames else 99
     return (eng, var, rec["variant"], TARGETS.index(rec["target"]))
@@ -513,8 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Synthesize the AES cores with Yosys (xc7, ecp5, ice40) and place and "
                     "route them with nextpnr (ecp5, ice40); print LUT/FF/BRAM/Fmax figures.")
     p.add_argument("--json", action="store_true", help="print a JSON list of records")
-    p.add_argument("--engine", action="append", choices=rtl.ENGINES,
-                   help="engine to synthesize (repeatable; default: all)")
+    p.add_argument("--engine", action="append", choices=SYNTH_ENGINES,
+                   help="engine to synthesize (repeatable; default: all): a core, or "
+                        "ccm-<core> for the mode engine built on that core")
     p.add_argument("--target", action="append", choices=TARGETS,
                    help="target (repeatable; default: xc7 and ecp5, plus ice40 for iter32)")
     p.add_argument("--variant", action="append",
@@ -540,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def plan(args: argparse.Namespace) -> list[Job]:
-    engines = args.engine or rtl.ENGINES
+    engines = args.engine or SYNTH_ENGINES
     jobs = []
     for eng in engines:
         declared = core_parameters(eng)
@@ -548,7 +568,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
             params = dict(args.param)
             unknown = [k for k in params if k not in declared]
             if unknown:
-                raise SystemExit(f"aesip synth: {rtl.core_top(eng)} has no parameter "
+                raise SystemExit(f"aesip synth: {synth_top(eng)} has no parameter "
                                  f"{', '.join(unknown)} (has {', '.join(declared)})")
             vname = "custom-" + "-".join(f"{k}{v}" for k, v in sorted(params.items()))
             variants = {vname: params}
@@ -564,7 +584,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
                 params = VARIANTS[eng][v]
                 missing = [k for k in params if k not in declared]
                 if missing:
-                    _log(f"{eng}/{v}: skipped, {rtl.core_top(eng)} has no parameter "
+                    _log(f"{eng}/{v}: skipped, {synth_top(eng)} has no parameter "
                          f"{', '.join(missing)}")
                     continue
                 variants[v] = params
@@ -584,8 +604,8 @@ def synth_main(argv: list[str]) -> int:
                 ps = " ".join(f"{k}={x}" for k, x in params.items()) or "(default parameters)"
                 print(f"{eng:8s} {v:12s} {ps}")
         return 0
-    missing = [str(p.relative_to(ROOT)) for e in (args.engine or rtl.ENGINES)
-               for p in rtl.core_sources(e) if not p.exists()]
+    missing = [str(p.relative_to(ROOT)) for e in (args.engine or SYNTH_ENGINES)
+               for p in synth_sources(e) if not p.exists()]
     if missing:
         print(f"aesip synth: missing RTL files: {', '.join(sorted(set(missing)))}",
               file=sys.stderr)
