@@ -20,7 +20,14 @@ key_bits, bytes_per_packet (payload; `--ccm-sizes`, default 16,64,256,1500), aad
 (32), nonce_bytes (13), tag_bytes (8), packets (1 = a single packet, or `--ccm-packets`
 back to back, default 8), cycles (first command handshake to the last packet's last
 result), cycles_per_packet, bits_per_cycle (payload bits / cycles), latency_cycles (of
-a single packet), sim. Every ciphertext and tag is checked against aesip.ref.
+a single packet), sim, aes_blocks (AES blocks the packets send to the two cores, from
+the engine's step plan, docs/mode_engine.md), blocks_per_clock_per_pipe (aes_blocks /
+cycles / 2: how full the two cores are kept). Every ciphertext and tag is checked
+against aesip.ref.
+
+Multi-packet CCM records (engine 'ccm-multi-pipe': aes_mode_multi with LANES = `lanes`
+(16) lanes on one shared pair of aes_pipe cores, measured whenever `pipe` is benchmarked):
+the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back.
 """
 from __future__ import annotations
 
@@ -124,6 +131,69 @@ def run_ccm(engine: str, simulator: str, sizes, packets: int, seed: int) -> tupl
     return engine_bench.records(engine, simulator, res, meas), bad
 
 
+# aes_mode_multi bench build: 16 lanes (a lane issues one step per latency + 1 = 15 cycles
+# on aes_pipe, so 16 lanes can keep both pipelines busy every clock); input FIFOs of 128
+# beats hold a whole 1500-byte packet with its AAD. Bursts of 32 and 128 packets show how
+# the aggregate approaches one block per clock per pipeline once the fill/drain (one
+# packet's serial CBC-MAC chain) is amortised.
+MULTI_LANES = 16
+MULTI_IN_AW = 7
+MULTI_PACKETS = (32, 128)
+
+
+def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: int = 2) -> dict:
+    """aesip.cli.simulate for aes_mode_multi (same executor, aesip.tb.engine_cli_tb)."""
+    import fcntl
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from aesip import cli, sim
+
+    cli.check_engine(rtl.ENGINE_CORE[core], simulator, modes=True)
+    os.environ.pop("PYTEST_CURRENT_TEST", None)
+    top = rtl.MULTI_TOP
+    params = {"CORE": core, "SLOT_W": cli.ENGINE_SLOT_W, "LANES": lanes, "IN_AW": MULTI_IN_AW}
+    base = cli.build_base()
+    bdir = sim.build_dir_for(top, simulator, params, base)
+    with tempfile.TemporaryDirectory(prefix="aesip-") as tmp, open(base / f"{bdir.name}.lock", "w") as lock:
+        reqf, respf = Path(tmp) / "req.json", Path(tmp) / "resp.json"
+        reqf.write_text(json.dumps({"commands": commands}))
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stage = "build"
+        try:
+            with cli._stdout_to_stderr():
+                results = sim.run(toplevel=top, sources=rtl.multi_sources(core), test_module=cli.ENGINE_TB_MODULE,
+                                  sim=simulator, parameters=params,
+                                  extra_env={"AESIP_CLI_REQ": str(reqf), "AESIP_CLI_RESP": str(respf)},
+                                  build_base=base, quiet=True)
+                stage = "simulation"
+                sim.check_results(results)
+        except (Exception, SystemExit) as e:  # the cocotb runner calls sys.exit on simulator failure
+            if isinstance(e, SystemExit):
+                stage = "simulation"
+            log = bdir / ("build.log" if stage == "build" else "test.log")
+            raise cli.SimError(f"{stage} of {top} ({simulator}) failed: {e}\n  log {log}:\n{cli._tail(log)}") from None
+        if not respf.exists():
+            raise cli.SimError(f"simulation of {top} ({simulator}) wrote no results; log {bdir / 'test.log'}")
+        return json.loads(respf.read_text())
+
+
+def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe."""
+    from aesip.tb import engine_bench
+
+    rng = random.Random(f"{seed}-ccm-multi-pipe")
+    counts = sorted({1, packets, *MULTI_PACKETS})
+    cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts)
+    res = simulate_multi(simulator, cmds, lanes)["results"]
+    _n, bad = engine_bench.check(cmds, res)
+    recs = engine_bench.records("multi-pipe", simulator, res, meas)
+    for r in recs:
+        r["lanes"] = lanes
+    return recs, bad
+
+
 def _table(head: tuple, rows: list[tuple]) -> str:
     rows = [head] + rows
     w = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -142,11 +212,12 @@ def format_table(recs: list[dict]) -> str:
 
 
 def format_ccm_table(recs: list[dict]) -> str:
-    head = ("engine", "op", "key", "bytes", "aad", "packets", "cycles", "cyc/packet", "bits/cycle", "latency")
+    head = ("engine", "op", "key", "bytes", "aad", "packets", "cycles", "cyc/packet", "bits/cycle", "latency",
+            "blk/clk/pipe")
     return _table(head, [
         (r["engine"], r["op"], str(r["key_bits"]), str(r["bytes_per_packet"]), str(r["aad_bytes"]),
          str(r["packets"]), str(r["cycles"]), f"{r['cycles_per_packet']:g}", f"{r['bits_per_cycle']:g}",
-         str(r["latency_cycles"]))
+         str(r["latency_cycles"]), f"{r['blocks_per_clock_per_pipe']:.3f}")
         for r in recs
     ])
 
@@ -205,6 +276,21 @@ def bench_main(args) -> int:
                   f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
             continue
         ccm_recs.extend(recs)
+        if e != "pipe":
+            continue
+        print(f"aesip bench: ccm-multi-pipe (aes_mode_multi, {MULTI_LANES} lanes) on {args.sim} ...", file=sys.stderr)
+        try:
+            recs, bad = run_ccm_multi(args.sim, sizes, args.ccm_packets, seed)
+        except SimError as err:
+            sim_failed = True
+            print(f"aesip bench: error: ccm-multi-pipe: {err}", file=sys.stderr)
+            continue
+        if bad:
+            failed = True
+            print(f"aesip bench: FAILED: ccm-multi-pipe: {len(bad)} packet(s) differ from the reference "
+                  f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
+            continue
+        ccm_recs.extend(recs)
     if args.json:
         print(json.dumps(all_recs + ccm_recs, indent=1))
     else:
@@ -216,5 +302,7 @@ def bench_main(args) -> int:
             print(("\n" if all_recs else "") + format_ccm_table(ccm_recs))
             print(f"\nCCM encryption, {ccm_recs[0]['nonce_bytes']}-byte nonce, {ccm_recs[0]['tag_bytes']}-byte tag; "
                   "bytes: payload per packet; bits/cycle: payload bits per clock; cycles: first command "
-                  "handshake to the last packet's last result; latency: of one packet alone (clocks)")
+                  "handshake to the last packet's last result; latency: of one packet alone (clocks); "
+                  "blk/clk/pipe: AES blocks sent to the two cores / cycles / 2; ccm-multi-pipe: "
+                  f"aes_mode_multi, {MULTI_LANES} packets in flight on one pair of aes_pipe cores")
     return EXIT_SIM if sim_failed else 1 if failed else 0

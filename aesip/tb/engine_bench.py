@@ -13,6 +13,10 @@ backpressure, after the engine has gone idle:
     handshake to the last packet's last result.
 Every packet is a CCM encryption with a 13-byte nonce, 32 bytes of AAD and an 8-byte tag
 (the 802.11 CCMP shape). bits_per_cycle counts payload bits only (not the AAD).
+aes_blocks counts the AES blocks the packets send to the two cores, from the engine's
+step plan (docs/mode_engine.md): core A (CBC-MAC) 1 (B0) + ceil((a + 2)/16) AAD blocks +
+m payload blocks, core B (counters) 1 (Ctr0) + m, for a AAD bytes (0 < a < 0xff00) and m
+payload blocks; blocks_per_clock_per_pipe = aes_blocks / cycles / 2.
 """
 from __future__ import annotations
 
@@ -33,15 +37,25 @@ def _pkt(rng: random.Random, size: int, slot: int = 0) -> dict:
             "tag_len": TAG_LEN, "rtag": "", "cut": False}
 
 
-def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, key_bits=KEY_BITS) -> tuple[list[dict], list[dict]]:
+def aes_blocks(size: int, aad: int = AAD_BYTES) -> int:
+    """AES blocks one CCM packet sends to the two cores (0 < aad < 0xff00)."""
+    m = -(-size // 16)
+    a_blocks = 1 + (-(-(aad + 2) // 16) if aad else 0) + m
+    b_blocks = 1 + m
+    return a_blocks + b_blocks
+
+
+def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, key_bits=KEY_BITS,
+         counts=None) -> tuple[list[dict], list[dict]]:
     """(commands, measurements): each measurement names its key size, payload size and
-    the command indices of its packets."""
+    the command indices of its packets; `counts`: packet counts measured (default 1 and
+    `packets`)."""
     cmds: list[dict] = []
     meas: list[dict] = []
     for kb in key_bits:
         cmds.append({"cmd": "key", "slot": 0, "key": rng.randbytes(kb // 8).hex()})
         for size in sizes:
-            for n in (1, packets):
+            for n in (counts or (1, packets)):
                 cmds.append({"cmd": "sync", "idle": IDLE})
                 first = len(cmds)
                 cmds += [_pkt(rng, size) for _ in range(n)]
@@ -92,5 +106,7 @@ def records(engine: str, simulator: str, results: list[dict], meas: list[dict]) 
             "tag_bytes": TAG_LEN, "packets": n, "cycles": cyc, "cycles_per_packet": round(cyc / n, 1),
             "bits_per_cycle": round(8 * m["size"] * n / cyc, 6),
             "latency_cycles": lat[(m["key_bits"], m["size"])], "sim": simulator,
+            "aes_blocks": aes_blocks(m["size"]) * n,
+            "blocks_per_clock_per_pipe": round(aes_blocks(m["size"]) * n / cyc / 2, 6),
         })
     return recs
