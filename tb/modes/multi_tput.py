@@ -3,16 +3,17 @@
 of AAD, 13-byte nonce and 8-byte tag, all queued at once with no gaps and no
 backpressure. Every ciphertext and tag is checked against aesip.ref (`cryptography`).
 
-Bound (derived from the design, docs/mode_engine.md): a CCM packet with a = 32 AAD bytes
-and m payload blocks is S = 1 + ceil((a+2)/16) + m steps; a lane issues a step at most
-every latency + 1 = 16 cycles on aes_pipe, and with round-robin arbitration a requesting
-lane waits at most LANES - 1 cycles for a core, so a step costs at most
-max(16, LANES) + 1 cycles... conservatively 17 when LANES <= 16. The packets run in
-waves of LANES (packet n on lane n mod LANES), and the input is one beat per clock in
-packet order, so the last lane of a wave starts (LANES - 1) * beats after the first:
-    cycles <= waves * S * 17 + (LANES - 1) * beats + 200
-The single engine needs about P * S * 16 cycles (one packet at a time); the test also
-checks the aggregate against that: at least min(P, LANES) / 2 times faster.
+Bound (derived from the design, docs/mode_engine.md "aes_mode_multi" Timing): a CCM
+packet with a = 32 AAD bytes and m payload blocks is S = 1 + ceil((a+2)/16) + m steps; a
+lane alone issues a step every latency + 1 = 15 cycles on aes_pipe, and each core takes
+one block per clock, so with LANES <= 16 lanes busy a step costs 15 cycles plus a few
+cycles of arbitration now and then: 17 per step is a safe average. Packets run in waves
+of LANES (packet n on lane n mod LANES), and the input is one beat per clock in packet
+order, so the last lane of a wave starts (min(P, LANES) - 1) * beats after the first:
+    cycles <= waves * S * 17 + (min(P, LANES) - 1) * beats + 200
+The single engine needs about P * S * 15 cycles (one packet at a time); the test also
+checks that the aggregate is at least min(P, LANES) / 3 times faster than P * S * 15
+(the input stagger above costs the rest for a single wave).
 """
 from __future__ import annotations
 
@@ -73,12 +74,12 @@ async def test_throughput(dut):
     beats = math.ceil(AAD / 16) + m
     waves = math.ceil(npk / lanes)
     bound = waves * steps * 17 + (min(npk, lanes) - 1) * beats + 200
-    single = npk * steps * 16
+    single = npk * steps * 15
     blocks = npk * ((1 + math.ceil((AAD + 2) / 16) + m) + (1 + m))
     dut._log.info("LANES=%d: %d packets of %d B in %d cycles (bound %d; one at a time ~%d): "
                   "%.2f payload bits/cycle, %.3f AES blocks per clock per pipeline",
                   lanes, npk, size, cycles, bound, single, 8 * size * npk / cycles, blocks / cycles / 2)
     assert cycles <= bound, f"{cycles} cycles > bound {bound}"
-    assert cycles * min(npk, lanes) / 2 <= single, f"{cycles} cycles: not {min(npk, lanes) / 2}x faster than {single}"
+    assert cycles * min(npk, lanes) / 3 <= single, f"{cycles} cycles: not {min(npk, lanes) / 3:.2f}x faster than {single}"
     await ClockCycles(dut.clk, 20)
     assert drv.out.empty() and drv.sts.empty(), "extra output"
