@@ -76,14 +76,23 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
 MODE_ENGINES = {f"ccm-{name}": core for core, name in rtl.ENGINE_CORE.items()}
 for _eng, _core in MODE_ENGINES.items():
     VARIANTS[_eng] = {"default": {"CORE": _core}}
-SYNTH_ENGINES = list(rtl.ENGINES) + list(MODE_ENGINES)
+# aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
+# its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer
+# per lane) and with the 16 lanes that `aesip bench` measures.
+MULTI_ENGINE = "ccm-multi-pipe"
+VARIANTS[MULTI_ENGINE] = {"default": {"CORE": 2}, "lanes16": {"CORE": 2, "LANES": 16}}
+SYNTH_ENGINES = list(rtl.ENGINES) + list(MODE_ENGINES) + [MULTI_ENGINE]
 
 
 def synth_top(engine: str) -> str:
+    if engine == MULTI_ENGINE:
+        return rtl.MULTI_TOP
     return "aes_mode_engine" if engine in MODE_ENGINES else rtl.core_top(engine)
 
 
 def synth_sources(engine: str) -> list[Path]:
+    if engine == MULTI_ENGINE:
+        return rtl.multi_sources(2)
     if engine in MODE_ENGINES:
         return rtl.engine_sources(MODE_ENGINES[engine])
     return rtl.core_sources(engine)
@@ -97,7 +106,8 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # its 4 GB memory limit). Its sub-stage
 # variants are no smaller. So these are synthesized for xc7 only unless --target asks.
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
-                   ("pipe", "sub2"): ("xc7",), ("ccm-pipe", "default"): ("xc7",)}
+                   ("pipe", "sub2"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
+                   (MULTI_ENGINE, "default"): ("xc7",), (MULTI_ENGINE, "lanes16"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
