@@ -57,8 +57,7 @@ def out_lines(p: subprocess.CompletedProcess) -> list[dict]:
 
 
 def need(simulator: str):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
 
 
 def enc(key: bytes, msg: bytes) -> str:

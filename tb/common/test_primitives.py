@@ -30,8 +30,7 @@ CASES = [pytest.param(*t[1:], s, id=f"{t[0]}-{s}") for t in TARGETS for s in sim
 
 @pytest.mark.parametrize("toplevel,extra,parameters,testcases,simulator", CASES)
 def test_primitive(toplevel, extra, parameters, testcases, simulator):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     sim.run_and_check(
         toplevel=toplevel,
         sources=rtl.sources() + [HERE / f for f in extra],

@@ -17,8 +17,7 @@ for engine in rtl.ENGINES:
 
 @pytest.mark.parametrize("engine,sbox,simulator", CASES)
 def test_core(engine, sbox, simulator):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     icarus = simulator == "icarus"
     sim.run_and_check(
         toplevel=rtl.core_top(engine),

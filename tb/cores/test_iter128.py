@@ -30,8 +30,7 @@ CASES = [
 
 @pytest.mark.parametrize("name,params,tests,env", CASES, ids=[c[0] for c in CASES])
 def test_iter128(name, params, tests, env):
-    if not sim.available("icarus"):
-        pytest.skip("icarus not installed")
+    sim.require("icarus")
     sim.run_and_check(
         toplevel=rtl.core_top("iter128"),
         sources=rtl.core_sources("iter128"),

@@ -20,8 +20,7 @@ CASES = [  # simulator, parameters, soak cycles
 
 @pytest.mark.parametrize("simulator,params,cycles", CASES)
 def test_iter32(simulator, params, cycles):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     sim.run_and_check(
         toplevel=rtl.core_top("iter32"),
         sources=rtl.core_sources("iter32"),

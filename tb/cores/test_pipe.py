@@ -40,8 +40,7 @@ CASES = [
 
 @pytest.mark.parametrize("name,simulator,params,tests,env", CASES, ids=[c[0] for c in CASES])
 def test_pipe(name, simulator, params, tests, env):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     sim.run_and_check(
         toplevel=rtl.core_top("pipe"),
         sources=rtl.core_sources("pipe"),

@@ -17,8 +17,7 @@ CASES = [
 
 @pytest.mark.parametrize("core,sbox,simulator,cavp,nrand", CASES)
 def test_engine(core, sbox, simulator, cavp, nrand):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     sim.run_and_check(
         toplevel="aes_mode_engine",
         sources=rtl.engine_sources(core),
@@ -39,8 +38,7 @@ MULTI_CASES = [
 
 
 def _run_multi(core, lanes, in_aw, simulator, modules, env):
-    if not sim.available(simulator):
-        pytest.skip(f"{simulator} not installed")
+    sim.require(simulator)
     sim.run_and_check(
         toplevel=rtl.MULTI_TOP,
         sources=rtl.multi_sources(core),
