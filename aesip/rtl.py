@@ -51,7 +51,7 @@ def all_rtl_files() -> list[Path]:
 
 # The mode engine (rtl/modes) on top of one of the cores; CORE parameter value -> engine name
 ENGINE_CORE = {0: "iter128", 1: "iter32", 2: "pipe"}
-MODES = ["modes/axis_commit_fifo.v", "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
+MODES = ["modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
 
 
 def engine_sources(core: int = 0) -> list[Path]:

@@ -16,7 +16,7 @@ OPS = {
     "ctr": 4, "cbc-mac": 5, "ccm-encrypt": 6, "ccm-decrypt": 7,
 }
 ERR = {0: "ok", 1: "op", 2: "nonce", 3: "tag length", 4: "length", 5: "buffer",
-       6: "framing", 7: "key", 8: "auth"}
+       6: "framing", 7: "key", 8: "auth", 9: "zeroized"}
 ERR_CODE = {v: k for k, v in ERR.items()}
 
 
@@ -137,9 +137,10 @@ class EngineDriver:
         return bytes(f.tdata), int(tu)
 
 
-def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096) -> Result:
+def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: int = 32) -> Result:
     """Expected engine result for a well-framed packet, from the independent references
-    in aesip.ref (cryptography / OpenSSL). `key` None: the slot holds no valid key."""
+    in aesip.ref (cryptography / OpenSSL). `key` None: the slot holds no valid key;
+    `nr_max_bytes`: the largest key the engine was built for (its NR_MAX)."""
     from aesip import ref
 
     op = pkt.op
@@ -162,12 +163,9 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096) -> Result:
         return Result(ERR_CODE["buffer"], bytes(16))
     if pkt.slot >= 256:
         return Result(ERR_CODE["key"], bytes(16))
-    if key is None or len(key) not in (16, 24, 32):
-        # engine runs the packet; the cores flag every block: output zeros (if any) flagged
-        out = None
-        if d and op != "cbc-mac" and not (op == "ccm-decrypt" and not pkt.cut):
-            out = b""  # content not checked: only its presence and flag
-        return Result(ERR_CODE["key"], bytes(16), out, 1)
+    if key is None or len(key) not in (16, 24, 32) or len(key) > nr_max_bytes:
+        # fail closed: checked when the command is accepted; no output beat at all
+        return Result(ERR_CODE["key"], bytes(16), None)
     if op == "ecb-encrypt":
         return Result(0, bytes(16), ref.ecb_encrypt(key, d) if d else None)
     if op == "ecb-decrypt":

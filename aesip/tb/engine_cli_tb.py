@@ -29,7 +29,7 @@ Commands, executed in order (byte strings as hex; one result per command):
       cycles. -> {"cycle": cycle}
 
 Whether a packet has an output frame follows docs/mode_engine.md ("Output"): not for an
-empty payload, CBC-MAC, errors found from the command alone (codes 1-5) or a failed
+empty payload, CBC-MAC, errors found from the command alone (codes 1-5, 7) or a failed
 store-and-forward decryption. An output frame of the wrong length, a FRAMING status for
 a well-framed packet or a stuck engine fail the run.
 """
@@ -52,7 +52,7 @@ PERIOD_NS = 10
 MAX_CYCLES_PER_STEP = 300
 MAX_KEY_LOAD_CYCLES = 2000
 ERR_FRAMING = 6
-CMD_TIME_ERRORS = (1, 2, 3, 4, 5)
+CMD_TIME_ERRORS = (1, 2, 3, 4, 5, 7)   # found when the command is accepted: no output
 
 
 def _cdiv(a: int, b: int) -> int:

@@ -32,6 +32,9 @@
 //   zeroize           : one-cycle pulse: invalidates every slot, aborts a key expansion,
 //                       clears the state register and wipes the round-key memory; the block
 //                       in the state register (if any) completes with err = 1, zero data
+// Left behind: the state register is zero once its block has finished, and the output
+//   register is zero once its result has been taken; only the round-key memory holds
+//   key material between blocks.
 //   key_valid/ready   : key-load handshake; key_slot, key_bytes (16/24/32, anything else
 //                       invalidates the slot), key_data (byte n at [8n+7:8n])
 //   s_axis_*          : input blocks; tuser = {tag, slot, dec}
@@ -233,10 +236,13 @@ module aes_iter128 #(
     endgenerate
     wire [127:0] rnd_out = last ? sbk : (dec_c ? mc : mc ^ rk_rnd);
 
+    // the state register is cleared when its block leaves it (no round state of the
+    // last block stays behind after a packet)
     always @(posedge clk) begin
         if (rst || zeroize)    st <= 128'd0;
         else if (acc)          st <= s_axis_tdata ^ rk_ini;
         else if (adv && !last) st <= rnd_out;
+        else if (fin_go)       st <= 128'd0;
     end
 
     // ------------------------------------------------------------------ output register
@@ -256,6 +262,7 @@ module aes_iter128 #(
             out_err   <= cur_err;
         end else if (m_axis_tready) begin
             out_valid <= 1'b0;
+            out_data  <= 128'd0;             // a taken result leaves no copy behind
         end
     end
     assign m_axis_tvalid = out_valid;

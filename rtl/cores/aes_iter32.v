@@ -22,6 +22,10 @@
 //                     in the output register is kept
 //   key_valid/ready : key-load handshake; key_slot, key_bytes (16/24/32 legal),
 //                     key_data (byte n at [8n+7:8n])
+//   Left behind: when a block finishes, the state rows, the input block and the
+//   key-schedule window are cleared; the output register is cleared when its result
+//   is taken. Between blocks only the key store (and its read register mq, part of
+//   the LUT RAM / block RAM) holds key material.
 //   s_axis_*        : input block; tuser = {tag, slot, dec}
 //   m_axis_*        : output block; tuser = {tag, err}; tdata all zero when err = 1
 // Timing (cycle = clock period; "edge" = rising edge)
@@ -194,6 +198,7 @@ module aes_iter32 #(
     wire        owe    = blk && fin && adv;
     wire        oerr   = err || zeroize;
     wire        oclr   = zeroize && !m_axis_tvalid;   // never clear a finished, pending result
+    wire        otake  = m_axis_tvalid && m_axis_tready;  // the result leaves: clear its copy
 
     always @(posedge clk) begin
         // ---------------- sequencer
@@ -249,9 +254,9 @@ module aes_iter32 #(
         // ---------------- key material
         if (rst || zeroize || (exp && upd && rem == 6'd0)) kreg <= 224'd0;
         else if (k_go) kreg <= key_data[255:32];
-        if (rst || zeroize || scrub) begin
-            win <= 224'd0;
-            kc  <= 32'd0;
+        if (rst || zeroize || scrub || (last && !k_go) || (exp && upd && rem == 6'd0)) begin
+            win <= 224'd0;                      // no round-key words left after a block
+            kc  <= 32'd0;                       // or an expansion
         end else if (k_go) begin
             kc  <= key_data[31:0];
         end else if (run) begin
@@ -267,8 +272,10 @@ module aes_iter32 #(
             in_blk <= 128'd0;
         end else if (s_go) begin
             in_blk <= s_axis_tdata;
+        end else if (last) begin
+            in_blk <= 128'd0;                   // the input block is not kept after its block
         end
-        if (rst || zeroize) begin
+        if (rst || zeroize || last) begin
             row0 <= 32'd0; row1 <= 56'd0; row2 <= 48'd0; row3 <= 40'd0;
         end else if (blk && run) begin
             row0 <= {d[7:0],   row0[31:8]};
@@ -277,14 +284,19 @@ module aes_iter32 #(
             row3 <= {d[31:24], row3[39:8]};
         end
         // ---------------- output
+        // (a column is also cleared when the result is taken, unless it is being written)
         if (rst || oclr || (owe && icol == 2'd0 && oerr)) oc0 <= 32'd0;
         else if (owe && icol == 2'd0) oc0 <= d;
+        else if (otake) oc0 <= 32'd0;
         if (rst || oclr || (owe && icol == 2'd1 && oerr)) oc1 <= 32'd0;
         else if (owe && icol == 2'd1) oc1 <= d;
+        else if (otake) oc1 <= 32'd0;
         if (rst || oclr || (owe && icol == 2'd2 && oerr)) oc2 <= 32'd0;
         else if (owe && icol == 2'd2) oc2 <= d;
+        else if (otake) oc2 <= 32'd0;
         if (rst || oclr || (owe && icol == 2'd3 && oerr)) oc3 <= 32'd0;
         else if (owe && icol == 2'd3) oc3 <= d;
+        else if (otake) oc3 <= 32'd0;
         if (rst) begin
             m_axis_tvalid <= 1'b0;
             out_tag <= {TAG_W{1'b0}};

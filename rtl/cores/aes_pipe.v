@@ -23,7 +23,13 @@
 //   clk, rst        : clock; synchronous active-high reset (clears data, tags, slots)
 //   zeroize         : one-cycle pulse: invalidates every slot, aborts a key load,
 //                     scrubs all round-key memories; blocks still in the pipeline
-//                     (except the one in the output register) come out with err = 1
+//                     (except the one in the output register) come out with err = 1,
+//                     and every stage register's data is cleared
+// Left behind: a stage's data register keeps the intermediate state of the last block
+//   that passed it (bubbles do not load it, which saves switching power) until the next
+//   block overwrites it, zeroize clears it or rst; the final output register holds zero
+//   data for bubbles. So between packets the stages hold round states of the last
+//   blocks; zeroize is the way to clear them.
 //   key_valid/key_ready/key_slot/key_bytes/key_data : key-load handshake
 //   s_axis_tvalid/tready/tdata/tuser  : input blocks, tuser = {tag, slot, dec}
 //   m_axis_tvalid/tready/tdata/tuser  : output blocks, tuser = {tag, err}

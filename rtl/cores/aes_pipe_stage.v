@@ -40,7 +40,8 @@
 //   clk, rst   : clock; synchronous reset, clears all registers (valid, sideband, data)
 //   en         : global pipeline enable; every register of the stage loads when high
 //   kill       : sets err on every register of the stage except the output register of
-//                the final stage (used by zeroize; works also when en is low)
+//                the final stage, and clears their data (used by zeroize; works also
+//                when en is low)
 //   in_valid/in_sb/in_data    : block entering the stage (from the previous stage)
 //   out_valid/out_sb/out_data : the stage's last register. In the final stage
 //                out_data is forced to zero unless the block is valid and err = 0.
@@ -188,7 +189,10 @@ module aes_pipe_stage #(
                             sb1 <= in_sb;
                             d1  <= byp(in_sb) ? in_data : a_out;
                         end
-                        if (kill) sb1[0] <= 1'b1;
+                        if (kill) begin
+                            sb1[0] <= 1'b1;
+                            d1 <= 128'd0;
+                        end
                     end
                 end
                 assign m_in  = d1;
@@ -211,7 +215,10 @@ module aes_pipe_stage #(
                                 sb2 <= sb1;
                                 d2  <= byp(sb1) ? d1 : m_out;
                             end
-                            if (kill) sb2[0] <= 1'b1;
+                            if (kill) begin
+                                sb2[0] <= 1'b1;
+                                d2 <= 128'd0;
+                            end
                         end
                     end
                     assign x_valid  = v2;
@@ -251,7 +258,10 @@ module aes_pipe_stage #(
                 sbo  <= x_sb;
                 dout <= (x_pre ^ rk) & {128{x_ok}};
             end
-            if (kill && LAST == 0) sbo[0] <= 1'b1;
+            if (kill && LAST == 0) begin
+                sbo[0] <= 1'b1;
+                dout <= 128'd0;
+            end
         end
     end
 

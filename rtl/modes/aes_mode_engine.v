@@ -20,9 +20,19 @@
 //   BUF_AW    : log2 of the output buffer depth in 16-byte beats; store-and-forward
 //               CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes (default 8:
 //               4096 bytes, more than an 802.11 MSDU of 2304 bytes)
+//   NR_MAX    : 10, 12 or 14 (default 14): the largest key the engine accepts
+//               (AES-128/192/256); passed to aes_pipe, which then has NR_MAX round stages.
+//               Packets on a slot loaded with a larger key fail with status KEY.
 // Ports
-//   clk, rst, zeroize                 : clock, sync active-high reset, key zeroize pulse
-//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md)
+//   clk, rst                          : clock, sync active-high reset
+//   zeroize                           : one-cycle pulse: clears every key slot in both cores,
+//                                       aborts every packet whose status is not yet presented
+//                                       (status ZEROIZED) and wipes the lane and its output
+//                                       buffer (docs/mode_engine.md, "Security")
+//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md);
+//                                       key_ready stays low while the packet in the engine
+//                                       uses key_slot, and while key_valid is high a command
+//                                       for key_slot is not accepted (the load goes first)
 //   s_axis_cmd_*  (tdata 512 bits)    : one command beat per packet
 //   s_axis_*      (tdata/tkeep/tlast) : AAD beats, then payload beats (segments start on
 //                                       a beat boundary), tlast on the packet's last beat
@@ -37,7 +47,8 @@ module aes_mode_engine #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
-    parameter BUF_AW    = 8
+    parameter BUF_AW    = 8,
+    parameter NR_MAX    = 14
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -82,9 +93,17 @@ module aes_mode_engine #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [135:0] sts_data;
     wire sts_valid;
-    aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_lane (
-        .clk(clk), .rst(rst),
-        .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),
+    wire [(1 << SLOT_W)-1:0] key_usable;
+    wire l_active;
+    wire [SLOT_W-1:0] l_slot;
+    wire l_cmd_ready;
+    // a pending key load for the command's slot goes first (no starvation by traffic)
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    assign s_axis_cmd_tready = l_cmd_ready && !cmd_hold;
+    aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(1)) u_lane (
+        .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),
+        .active(l_active), .active_slot(l_slot),
+        .s_axis_cmd_tvalid(s_axis_cmd_tvalid && !cmd_hold), .s_axis_cmd_tready(l_cmd_ready),
         .s_axis_cmd_tdata(s_axis_cmd_tdata),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tdata(s_axis_tdata),
         .s_axis_tkeep(s_axis_tkeep), .s_axis_tlast(s_axis_tlast),
@@ -102,17 +121,22 @@ module aes_mode_engine #(
 
     // ---------------------------------------------------------------- the two AES cores
     wire a_key_ready, b_key_ready;
-    assign key_ready = a_key_ready && b_key_ready;
+    // a slot never changes under a packet: the load waits until the packet has finished
+    assign key_ready = a_key_ready && b_key_ready && !(l_active && l_slot == key_slot);
     wire key_go = key_valid && key_ready;
+
+    aes_key_slots #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_slots (
+        .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
+        .load_bytes(key_bytes), .usable(key_usable));
 
     generate
         if (CORE == 2) begin : g_pipe
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_a (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
                 .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
                 .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_b (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
                 .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),

@@ -14,8 +14,21 @@
 //               2**LEN_W bytes or more are rejected with ERR_LENGTH (<= 61)
 //   BUF_AW    : log2 of the output buffer depth in 16-byte beats; store-and-forward
 //               CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes
+//   ZDRAIN    : 1 = after a zeroize the lane itself consumes the rest of an aborted
+//               packet's input up to tlast (aes_mode_engine: the lane reads s_axis
+//               directly); 0 = it does not (aes_mode_multi: the input FIFO in front of
+//               the lane is cleared and the demultiplexer drops the rest)
 // Ports
 //   clk, rst                          : clock, synchronous active-high reset (clears all state)
+//   zeroize                           : one-cycle pulse: aborts the packet in the lane and a
+//                                       finished packet whose status is not yet presented
+//                                       (status ZEROIZED), wipes the lane's registers and
+//                                       its output buffer (docs/mode_engine.md, "Security")
+//   key_usable                        : bit s = key slot s holds a usable key (aes_key_slots);
+//                                       checked when a command is accepted
+//   active, active_slot               : the lane holds a packet (command accepted, status not
+//                                       yet written) and that packet's key slot: a key load
+//                                       into that slot must wait
 //   s_axis_cmd_tvalid/tready/tdata    : one 512-bit command beat per packet; tready = the
 //                                       lane is idle (one packet at a time)
 //   s_axis_tvalid/tready/tdata/tkeep/tlast : the packet's AAD beats, then payload beats
@@ -25,11 +38,11 @@
 //   m_axis_tvalid/tready/tdata/tkeep/tlast/tuser : output payload from the commit buffer;
 //                                       tuser = 1 on the last beat of a failed packet
 //   m_axis_sts_tvalid/tready/tdata    : one status beat per packet: [127:0] value,
-//                                       [135:128] error code
+//                                       [135:128] error code; presented only after the
+//                                       packet's last output beat (if any) has been taken
 //   m_axis_sts_empty                  : with m_axis_sts_tvalid: the packet put no beat
 //                                       into the output buffer (so none will follow on
-//                                       m_axis for it); all its beats (if any) were
-//                                       written to the buffer no later than the status
+//                                       m_axis for it)
 //   a_s_valid/ready/data/slot/dec     : block request to core A (AXI4-Stream rules:
 //                                       valid never waits for ready, data held until taken);
 //                                       dec is always 0
@@ -43,10 +56,15 @@
 module aes_mode_lane #(
     parameter SLOT_W = 2,
     parameter LEN_W  = 32,
-    parameter BUF_AW = 8
+    parameter BUF_AW = 8,
+    parameter ZDRAIN = 1
 ) (
     input  wire          clk,
     input  wire          rst,
+    input  wire          zeroize,
+    input  wire [(1 << SLOT_W)-1:0] key_usable,
+    output wire          active,
+    output wire [SLOT_W-1:0] active_slot,
     // command
     input  wire          s_axis_cmd_tvalid,
     output wire          s_axis_cmd_tready,
@@ -65,7 +83,7 @@ module aes_mode_lane #(
     output wire          m_axis_tlast,
     output wire          m_axis_tuser,
     // status out
-    output reg           m_axis_sts_tvalid,
+    output wire          m_axis_sts_tvalid,
     input  wire          m_axis_sts_tready,
     output reg  [135:0]  m_axis_sts_tdata,
     output reg           m_axis_sts_empty,
@@ -95,7 +113,8 @@ module aes_mode_lane #(
                      OP_CTR = 4'd4, OP_CBC_MAC = 4'd5, OP_CCM_ENC = 4'd6, OP_CCM_DEC = 4'd7;
     localparam [7:0] ERR_OK = 8'd0, ERR_OP = 8'd1, ERR_NONCE = 8'd2, ERR_TAGLEN = 8'd3,
                      ERR_LENGTH = 8'd4, ERR_BUFFER = 8'd5, ERR_FRAMING = 8'd6,
-                     ERR_KEY = 8'd7, ERR_AUTH = 8'd8;
+                     ERR_KEY = 8'd7, ERR_AUTH = 8'd8, ERR_ZEROIZED = 8'd9;
+
 
     // ---------------------------------------------------------------- helpers
     function automatic [127:0] bswap;   // reverse the 16 bytes (LE lanes <-> BE integer)
@@ -141,7 +160,8 @@ module aes_mode_lane #(
     wire c_plen_fits_q = (c_q >= 4'd8) ? 1'b1 : ((c_plen >> {c_q[2:0], 3'b000}) == 64'd0);
     wire c_len_fit = ((c_alen >> LEN_W) == 64'd0) && ((c_plen >> LEN_W) == 64'd0);
     wire c_whole = (c_plen[3:0] == 4'd0);
-    wire c_slot_ok = ((c_slot >> SLOT_W) == 8'd0);
+    wire c_slot_ok = ((c_slot >> SLOT_W) == 8'd0) && key_usable[c_slot[SLOT_W-1:0]];
+    wire c_has_data = (c_alen != 64'd0) || (c_plen != 64'd0);   // the packet has data beats
     wire [LEN_W:0] c_buf_max = (1 << (BUF_AW + 4));
 
     reg [7:0] c_err;
@@ -186,7 +206,9 @@ module aes_mode_lane #(
     wire [LEN_W:0] c_k_aad  = (c_alen == 64'd0) ? {(LEN_W+1){1'b0}} : ((c_alen_w + {{(LEN_W-4){1'b0}}, c_s} + 15) >> 4);
 
     // ---------------------------------------------------------------- packet state
-    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
+    // ST_ABORT: the packet failed closed (core key error or zeroize): nothing more is
+    // issued or written; the lane waits for its outstanding core results and discards them.
+    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_ABORT = 3'd2, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
     localparam [1:0] PH_INIT = 2'd0, PH_AAD = 2'd1, PH_PRE = 2'd2, PH_PAY = 2'd3;
 
     reg [2:0]   state;
@@ -208,8 +230,18 @@ module aes_mode_lane #(
     reg [79:0]  carry;                     // CCM AAD realignment: top 10 bytes of the previous beat
     reg [127:0] rtag;                      // CCM-dec: received tag
     reg         plan_active;               // steps remain to be issued
-    reg         need_drain;
+    reg         in_open;                   // input beats of the packet remain, up to tlast
     reg         a_sent, b_sent;
+    reg         a_out, b_out;              // a block of this lane is inside core A / core B
+    // fail-closed bookkeeping
+    reg         abort;                     // the packet failed closed: no further output beat
+    reg         zab;                       // ... because of zeroize (the buffer was wiped)
+    reg         cur_wrote;                 // a beat of this packet is in the buffer (or has left)
+    reg         cur_term;                  // abort: close this packet's frame with a null beat
+    reg         term_now;                  // zeroize: close the pending status's frame now
+    reg         sts_valid;                 // status register full
+    reg         sts_hold;                  // ... but its packet's tlast beat has not left yet
+    reg         out_open;                  // a frame has begun on m_axis and its tlast has not left
     // the step in flight (issued, results not yet consumed)
     reg         fl_valid, fl_a, fl_b, fl_init, fl_ks, fl_out;
     reg [127:0] fl_cur;                    // its input beat (masked)
@@ -222,6 +254,9 @@ module aes_mode_lane #(
     wire is_ctrk = is_ccm || (op == OP_CTR);      // uses a keystream
     wire sf      = (op == OP_CCM_DEC) && !cut;    // store-and-forward
     wire has_out = (op != OP_CBC_MAC);
+
+    assign active      = (state != ST_IDLE);
+    assign active_slot = slot;
 
     // ---------------------------------------------------------------- step plan
     wire last_aad_step = (k + 1 == k_aad);
@@ -255,9 +290,13 @@ module aes_mode_lane #(
     // Steps overlap: the next step is issued in the cycle its predecessor's results are
     // consumed, taking the chaining value and keystream straight from the core outputs.
     wire buf_wr_ready;
+    wire buf_ready = buf_wr_ready && !term_now;   // the lane's own writes wait for a terminator
     reg  pend_valid;
     wire complete_now = fl_valid && (!fl_a || a_m_valid) && (!fl_b || b_m_valid) &&
-                        (!(fl_out && pend_valid) || buf_wr_ready);
+                        (!(fl_out && pend_valid) || buf_ready);
+    // a core flagged a key error on a result of this step: fail closed (nothing computed
+    // from this step or later is written, nothing more is issued)
+    wire err_now = complete_now && ((fl_a && a_m_err) || (fl_b && b_m_err));
     wire [127:0] x_eff = (fl_valid && fl_a) ? a_m_data : x_reg;
     wire [127:0] s_eff = (fl_valid && fl_ks) ? b_m_data : s_reg;
     wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ s_eff) & in_mask) : beat;
@@ -267,7 +306,8 @@ module aes_mode_lane #(
     assign b_s_data = is_ctrk ? ctr : beat;
 
     wire beat_ok = !need_beat || s_axis_tvalid;
-    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!fl_valid || complete_now);
+    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!fl_valid || complete_now) &&
+                     !err_now && !zeroize;
     assign a_s_valid = can_start && a_use && !a_sent;
     assign b_s_valid = can_start && b_use && !b_sent;
     wire a_done_now = !a_use || a_sent || a_s_ready;
@@ -288,8 +328,10 @@ module aes_mode_lane #(
     reg  buf_wr_valid, buf_wr_commit, buf_commit, buf_rollback, buf_wr_last, buf_wr_user;
     reg  [127:0] buf_wr_data;
     reg  [15:0]  buf_wr_keep;
-
-
+    wire [145:0] buf_m_data;
+    wire buf_m_valid;
+    wire buf_m_last = buf_m_data[144];
+    wire out_hs = buf_m_valid && m_axis_tready;
 
     // CCM tag
     wire [127:0] tag_mask = bytemask(tlen);
@@ -301,19 +343,31 @@ module aes_mode_lane #(
     // ---------------------------------------------------------------- ready signals
     assign s_axis_cmd_tready = (state == ST_IDLE);
     assign s_axis_tready = (state == ST_DRAIN) || (issue_done && need_beat);
+    assign m_axis_sts_tvalid = sts_valid && !sts_hold;
+    wire sts_hs = m_axis_sts_tvalid && m_axis_sts_tready;
 
     wire [127:0] ctr_inc = bswap(bswap(ctr) + 128'd1);
 
     // FLUSH proceeds only when the status register is free, so it happens exactly once
-    wire fl_go = (state == ST_FLUSH) && (!m_axis_sts_tvalid || m_axis_sts_tready);
+    wire fl_go = (state == ST_FLUSH) && (!sts_valid || sts_hs) && !zeroize;
     always @(*) begin
         buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
         buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = pend_data; buf_wr_keep = pend_keep;
-        if (complete_now && fl_out && pend_valid) begin
+        if (term_now) begin
+            // null beat closing the frame of a packet aborted by zeroize
+            buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
+            buf_wr_data = 128'd0; buf_wr_keep = 16'd0;
+        end else if (complete_now && fl_out && pend_valid && !err_now) begin
             buf_wr_valid = 1'b1;
             buf_wr_commit = !sf;
         end else if (fl_go) begin
-            if (sf && fin_err != ERR_OK) begin
+            if (abort) begin
+                buf_rollback = sf && !zab;
+                if (cur_term) begin
+                    buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
+                    buf_wr_data = 128'd0; buf_wr_keep = 16'd0;
+                end
+            end else if (sf && fin_err != ERR_OK) begin
                 buf_rollback = 1'b1;
             end else if (pend_valid) begin
                 buf_wr_valid = 1'b1;
@@ -325,7 +379,12 @@ module aes_mode_lane #(
             end
         end
     end
-    wire flush_done = fl_go && (!buf_wr_valid || buf_wr_ready);
+    wire flush_done = fl_go && (!buf_wr_valid || buf_ready);
+
+    // the frame on m_axis is open once the beat presented now (if any) has left
+    wire open_eff = buf_m_valid ? !buf_m_last : out_open;
+    // the open frame belongs to the finished packet whose status waits for its tlast
+    wire open_pending = sts_valid && sts_hold;
 
     // ---------------------------------------------------------------- sequencing
     always @(posedge clk) begin
@@ -336,11 +395,25 @@ module aes_mode_lane #(
             x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
             carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; fl_n <= 5'd0; plan_active <= 1'b0;
             fl_valid <= 1'b0; fl_a <= 1'b0; fl_b <= 1'b0; fl_init <= 1'b0; fl_ks <= 1'b0; fl_out <= 1'b0;
-            need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+            in_open <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0; a_out <= 1'b0; b_out <= 1'b0;
+            abort <= 1'b0; zab <= 1'b0; cur_wrote <= 1'b0; cur_term <= 1'b0; term_now <= 1'b0;
+            sts_valid <= 1'b0; sts_hold <= 1'b0; out_open <= 1'b0;
             pend_valid <= 1'b0; pend_data <= 128'd0; pend_keep <= 16'd0;
-            m_axis_sts_tvalid <= 1'b0; m_axis_sts_tdata <= 136'd0; m_axis_sts_empty <= 1'b0;
+            m_axis_sts_tdata <= 136'd0; m_axis_sts_empty <= 1'b0;
         end else begin
-            if (m_axis_sts_tvalid && m_axis_sts_tready) m_axis_sts_tvalid <= 1'b0;
+            // blocks inside the cores (results are always collected, also after an abort)
+            a_out <= (a_out && !(a_m_valid && a_m_ready)) || (a_s_valid && a_s_ready);
+            b_out <= (b_out && !(b_m_valid && b_m_ready)) || (b_s_valid && b_s_ready);
+            // output side: frame tracking, status release after the packet's tlast has left
+            if (out_hs) begin
+                out_open <= !buf_m_last;
+                if (buf_m_last) sts_hold <= 1'b0;
+            end
+            if (sts_hs) begin
+                sts_valid <= 1'b0;
+                m_axis_sts_tdata <= 136'd0;   // leave no tag or MAC behind
+            end
+            if (term_now && buf_wr_ready) term_now <= 1'b0;
             case (state)
             ST_IDLE: if (s_axis_cmd_tvalid) begin
                 op <= c_op; cut <= c_cut; slot <= c_slot[SLOT_W-1:0]; tlen <= c_tlen; ssel <= c_ssel;
@@ -353,10 +426,11 @@ module aes_mode_lane #(
                 prev <= c_iv;
                 carry <= c_lenc_hi;
                 rtag <= c_rtag;
-                need_drain <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+                in_open <= c_has_data; a_sent <= 1'b0; b_sent <= 1'b0;
+                abort <= 1'b0; zab <= 1'b0; cur_wrote <= 1'b0; cur_term <= 1'b0;
                 pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b1;
                 if (c_err != ERR_OK) begin
-                    state <= (c_alen != 64'd0 || c_plen != 64'd0) ? ST_DRAIN : ST_FLUSH;
+                    state <= c_has_data ? ST_DRAIN : ST_FLUSH;
                 end else if (c_is_ccm) begin
                     state <= ST_RUN; phase <= PH_INIT;
                 end else if (c_plen == 64'd0) begin
@@ -368,22 +442,28 @@ module aes_mode_lane #(
             ST_RUN: begin
                 // consume the results of the step in flight
                 if (complete_now) begin
-                    if (fl_a) begin
-                        x_reg <= a_m_data;
-                        if (a_m_err && err == ERR_OK) err <= ERR_KEY;
-                    end
+                    if (fl_a) x_reg <= a_m_data;
                     if (fl_b) begin
-                        if (b_m_err && err == ERR_OK) err <= ERR_KEY;
                         if (fl_init) s0_reg <= b_m_data;
                         else if (fl_ks) s_reg <= b_m_data;
                     end
-                    if (fl_out) begin
+                    if (fl_out && !err_now) begin
                         pend_valid <= 1'b1;
                         pend_data <= out_now & bytemask(fl_n);
                         pend_keep <= keepmask(fl_n);
                         if (op == OP_CBC_DEC) prev <= fl_cur;
                     end
+                    if (fl_out && pend_valid && !err_now) cur_wrote <= 1'b1;
                     fl_valid <= 1'b0;
+                end
+                if (err_now) begin
+                    // fail closed: drop the held beat, close a frame already begun
+                    abort <= 1'b1;
+                    if (err == ERR_OK) err <= ERR_KEY;
+                    cur_term <= cur_wrote && !sf;
+                    pend_valid <= 1'b0;
+                    plan_active <= 1'b0;
+                    state <= ST_ABORT;
                 end
                 // issue the next step
                 if (a_s_valid && a_s_ready) a_sent <= 1'b1;
@@ -409,8 +489,8 @@ module aes_mode_lane #(
                         if ((s_axis_tlast != exp_last) || (s_axis_tkeep != keepmask(nvalid))) begin
                             if (err == ERR_OK) err <= ERR_FRAMING;
                         end
+                        if (s_axis_tlast) in_open <= 1'b0;
                         if (s_axis_tlast && !exp_last) plan_active <= 1'b0;   // packet ended early
-                        if (!s_axis_tlast && exp_last) need_drain <= 1'b1;
                     end
                     case (phase)
                     PH_INIT: begin
@@ -426,14 +506,23 @@ module aes_mode_lane #(
                     endcase
                 end
                 // all steps issued and the last one consumed
-                if (!plan_active && (!fl_valid || complete_now))
-                    state <= need_drain ? ST_DRAIN : ST_FLUSH;
+                if (!plan_active && (!fl_valid || complete_now) && !err_now)
+                    state <= in_open ? ST_DRAIN : ST_FLUSH;
             end
-            ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) state <= ST_FLUSH;
+            ST_ABORT: if (!a_out && !b_out) begin
+                state <= (in_open && (ZDRAIN != 0 || !zab)) ? ST_DRAIN : ST_FLUSH;
+            end
+            ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) begin
+                in_open <= 1'b0;
+                state <= ST_FLUSH;
+            end
             ST_FLUSH: if (flush_done) begin
-                m_axis_sts_tvalid <= 1'b1;
-                // no output beats: none produced, or a store-and-forward rollback
-                m_axis_sts_empty <= !pend_valid || buf_rollback;
+                sts_valid <= 1'b1;
+                // the status waits until the packet's tlast beat (if it wrote one) has left
+                sts_hold <= buf_wr_valid && buf_wr_last;
+                // no output beats: none produced, a store-and-forward rollback, or an abort
+                // that had nothing to close
+                m_axis_sts_empty <= abort ? !cur_term : (!pend_valid || buf_rollback);
                 m_axis_sts_tdata[135:128] <= fin_err;
                 m_axis_sts_tdata[127:0] <=
                     (fin_err != ERR_OK) ? 128'd0 :
@@ -449,28 +538,57 @@ module aes_mode_lane #(
             end
             default: state <= ST_IDLE;
             endcase
+
+            // ------------------------------------------------ zeroize: fail closed, wipe
+            if (zeroize) begin
+                x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
+                carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; pend_data <= 128'd0;
+                pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b0;
+                a_sent <= 1'b0; b_sent <= 1'b0;
+                if (state != ST_IDLE || s_axis_cmd_tvalid) begin
+                    // the packet in the lane (or accepted in this cycle) is aborted
+                    state <= ST_ABORT;
+                    abort <= 1'b1;
+                    zab <= 1'b1;
+                    err <= ERR_ZEROIZED;
+                    cur_term <= open_eff && !open_pending;
+                end
+                if (open_pending) begin
+                    // a finished packet whose status is not presented yet: it fails too
+                    m_axis_sts_tdata <= {ERR_ZEROIZED, 128'd0};
+                    if (open_eff) begin
+                        term_now <= 1'b1;             // close its frame, then release the status
+                        m_axis_sts_empty <= 1'b0;
+                    end else if (!buf_m_valid) begin
+                        sts_hold <= 1'b0;             // none of its beats left: release now
+                        m_axis_sts_empty <= 1'b1;
+                    end
+                end
+            end
         end
     end
 
-
     // ---------------------------------------------------------------- output buffer
-    wire [145:0] buf_m_data;
-    wire buf_m_valid;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire buf_wiping;   // the buffer's wipe is visible through buf_wr_ready
+    /* verilator lint_on UNUSEDSIGNAL */
     axis_commit_fifo #(.WIDTH(146), .AW(BUF_AW)) u_buf (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst), .clear(zeroize),
         .wr_valid(buf_wr_valid), .wr_ready(buf_wr_ready),
         .wr_data({buf_wr_user, buf_wr_last, buf_wr_keep, buf_wr_data}),
         .wr_commit(buf_wr_commit), .commit(buf_commit), .rollback(buf_rollback),
-        .m_valid(buf_m_valid), .m_ready(m_axis_tready), .m_data(buf_m_data)
+        .m_valid(buf_m_valid), .m_ready(m_axis_tready), .m_data(buf_m_data),
+        .wiping(buf_wiping)
     );
     assign m_axis_tvalid = buf_m_valid;
     assign m_axis_tdata  = buf_m_data[127:0];
     assign m_axis_tkeep  = buf_m_data[143:128];
-    assign m_axis_tlast  = buf_m_data[144];
+    assign m_axis_tlast  = buf_m_last;
     assign m_axis_tuser  = buf_m_data[145];
 
     // ---------------------------------------------------------------- core results taken
-    assign a_m_ready = complete_now && fl_a;
-    assign b_m_ready = complete_now && fl_b;
+    // while aborting, every result that arrives for this lane is taken and dropped
+    assign a_m_ready = (state == ST_ABORT) ? a_out : (complete_now && fl_a);
+    assign b_m_ready = (state == ST_ABORT) ? b_out : (complete_now && fl_b);
 endmodule
 `default_nettype wire

@@ -37,11 +37,19 @@
 //   LANES     : number of packet contexts (>= 2; any value, not only powers of two)
 //   IN_AW     : log2 of each lane's input FIFO depth in beats (>= 1); packets of up to
 //               2**IN_AW beats (AAD + payload) are taken in at full input rate
+//   NR_MAX    : 10, 12 or 14 (default 14): the largest key accepted (as aes_mode_engine)
 // Ports: exactly those of aes_mode_engine
-//   clk, rst, zeroize                 : clock, sync active-high reset (clears lanes, FIFOs,
-//                                       arbiters, capture registers, cores), key zeroize pulse
-//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md); do not
-//                                       reload a slot that a packet in flight uses
+//   clk, rst                          : clock, sync active-high reset (clears lanes, FIFOs,
+//                                       arbiters, capture registers, cores)
+//   zeroize                           : one-cycle pulse: clears every key slot, aborts every
+//                                       packet whose status is not yet presented (status
+//                                       ZEROIZED; the input demultiplexer drops the rest of
+//                                       their data up to tlast), wipes lanes, output buffers
+//                                       and input FIFOs (docs/mode_engine.md, "Security")
+//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md);
+//                                       key_ready stays low while any lane's packet uses
+//                                       key_slot; while key_valid is high a command for
+//                                       key_slot is not accepted (the load goes first)
 //   s_axis_cmd_*  (tdata 512 bits)    : one command beat per packet
 //   s_axis_*      (tdata/tkeep/tlast) : AAD beats, then payload beats, packets in command order
 //   m_axis_*      (tdata/tkeep/tlast/tuser) : output payload, packets in command order;
@@ -57,7 +65,8 @@ module aes_mode_multi #(
     parameter LEN_W     = 32,
     parameter BUF_AW    = 8,
     parameter LANES     = 4,
-    parameter IN_AW     = 7
+    parameter IN_AW     = 7,
+    parameter NR_MAX    = 14
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -95,6 +104,7 @@ module aes_mode_multi #(
     localparam [LW-1:0] LAST = LAST_I[LW-1:0];
     localparam SU = SLOT_W + 1;                          // {slot, dec} of a block request
 
+
     function automatic [LW-1:0] next_lane;
         input [LW-1:0] x;
         begin
@@ -118,6 +128,9 @@ module aes_mode_multi #(
     endfunction
 
     // ---------------------------------------------------------------- per-lane wires
+    wire [(1 << SLOT_W)-1:0] key_usable;
+    wire [LANES-1:0]     l_active;
+    wire [SLOT_W*LANES-1:0] l_slot;
     wire [LANES-1:0]     l_cmd_valid, l_cmd_ready;
     wire [LANES-1:0]     in_wr_valid, in_wr_ready;
     wire [LANES-1:0]     in_valid, in_ready;
@@ -139,30 +152,39 @@ module aes_mode_multi #(
     reg  [LW-1:0]    d_lane;      // lane whose packet the input stream carries now
     reg  [LANES-1:0] q_v, q_d;
     wire c_has_data = (s_axis_cmd_tdata[127:64] != 64'd0) || (s_axis_cmd_tdata[191:128] != 64'd0);
-    assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane];
+    // a pending key load for the command's slot goes first (no starvation by traffic)
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane] && !cmd_hold;
     wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
 
     // ---------------------------------------------------------------- input demultiplexer
+    // q_drop[l]: the packet was aborted by zeroize; its remaining beats up to tlast are
+    // consumed and dropped instead of entering the (wiped) FIFO.
+    reg  [LANES-1:0] q_drop;
     wire d_pend = q_v[d_lane];
     wire d_data = q_d[d_lane];
-    assign s_axis_tready = d_pend && d_data && in_wr_ready[d_lane];
+    wire d_drop = q_drop[d_lane];
+    assign s_axis_tready = d_pend && d_data && (d_drop || in_wr_ready[d_lane]) && !zeroize;
     wire d_go  = s_axis_tvalid && s_axis_tready;
     wire d_pop = d_pend && (!d_data || (d_go && s_axis_tlast));
 
     always @(posedge clk) begin
         if (rst) begin
             c_lane <= {LW{1'b0}}; d_lane <= {LW{1'b0}};
-            q_v <= {LANES{1'b0}}; q_d <= {LANES{1'b0}};
+            q_v <= {LANES{1'b0}}; q_d <= {LANES{1'b0}}; q_drop <= {LANES{1'b0}};
         end else begin
             if (d_pop) begin
                 q_v[d_lane] <= 1'b0;
+                q_drop[d_lane] <= 1'b0;
                 d_lane <= next_lane(d_lane);
             end
             if (cmd_go) begin     // c_lane != d_lane here whenever d_pop (q_v[c_lane] was 0)
                 q_v[c_lane] <= 1'b1;
                 q_d[c_lane] <= c_has_data;
+                q_drop[c_lane] <= zeroize;    // accepted in the zeroize cycle: aborted too
                 c_lane <= next_lane(c_lane);
             end
+            if (zeroize) q_drop <= q_drop | q_v | (cmd_go ? ({{(LANES-1){1'b0}}, 1'b1} << c_lane) : {LANES{1'b0}});
         end
     end
 
@@ -226,8 +248,8 @@ module aes_mode_multi #(
     generate
         for (g = 0; g < LANES; g = g + 1) begin : g_lane
             localparam [LW-1:0] IDX = g;
-            assign l_cmd_valid[g] = s_axis_cmd_tvalid && (c_lane == IDX) && !q_v[g];
-            assign in_wr_valid[g] = s_axis_tvalid && d_pend && d_data && (d_lane == IDX);
+            assign l_cmd_valid[g] = s_axis_cmd_tvalid && (c_lane == IDX) && !q_v[g] && !cmd_hold;
+            assign in_wr_valid[g] = s_axis_tvalid && d_pend && d_data && !d_drop && (d_lane == IDX) && !zeroize;
             assign l_m_ready[g]   = (o_lane == IDX) && o_data && m_axis_tready;
             assign l_sts_ready[g] = (o_lane == IDX) && o_stsph && m_axis_sts_tready;
             assign a_req_ready[g] = a_s_valid && (a_sel == IDX) && a_s_ready;
@@ -264,16 +286,23 @@ module aes_mode_multi #(
             end
 
             // input FIFO (a commit FIFO with every write committed)
-            axis_commit_fifo #(.WIDTH(145), .AW(IN_AW)) u_in (
-                .clk(clk), .rst(rst),
+            // (cleared and wiped on zeroize, including the beat presented to the lane,
+            // which aborts its packet)
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire in_wiping;
+            /* verilator lint_on UNUSEDSIGNAL */
+            axis_commit_fifo #(.WIDTH(145), .AW(IN_AW), .KEEP_OUT(0)) u_in (
+                .clk(clk), .rst(rst), .clear(zeroize),
                 .wr_valid(in_wr_valid[g]), .wr_ready(in_wr_ready[g]),
                 .wr_data({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
                 .wr_commit(1'b1), .commit(1'b0), .rollback(1'b0),
-                .m_valid(in_valid[g]), .m_ready(in_ready[g]), .m_data(in_data[145*g +: 145])
+                .m_valid(in_valid[g]), .m_ready(in_ready[g]), .m_data(in_data[145*g +: 145]),
+                .wiping(in_wiping)
             );
 
-            aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_lane (
-                .clk(clk), .rst(rst),
+            aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(0)) u_lane (
+                .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),
+                .active(l_active[g]), .active_slot(l_slot[SLOT_W*g +: SLOT_W]),
                 .s_axis_cmd_tvalid(l_cmd_valid[g]), .s_axis_cmd_tready(l_cmd_ready[g]),
                 .s_axis_cmd_tdata(s_axis_cmd_tdata),
                 .s_axis_tvalid(in_valid[g]), .s_axis_tready(in_ready[g]),
@@ -298,17 +327,29 @@ module aes_mode_multi #(
 
     // ---------------------------------------------------------------- the two shared AES cores
     wire a_key_ready, b_key_ready;
-    assign key_ready = a_key_ready && b_key_ready;
+    // a slot never changes under a packet: the load waits until no lane's packet uses it
+    reg key_slot_busy;
+    integer li;
+    always @(*) begin
+        key_slot_busy = 1'b0;
+        for (li = 0; li < LANES; li = li + 1)
+            if (l_active[li] && l_slot[SLOT_W*li +: SLOT_W] == key_slot) key_slot_busy = 1'b1;
+    end
+    assign key_ready = a_key_ready && b_key_ready && !key_slot_busy;
     wire key_go = key_valid && key_ready;
+
+    aes_key_slots #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_slots (
+        .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
+        .load_bytes(key_bytes), .usable(key_usable));
 
     generate
         if (CORE == 2) begin : g_pipe
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_a (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
                 .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
                 .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
+            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
                 .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
