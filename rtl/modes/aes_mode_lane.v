@@ -348,15 +348,20 @@ module aes_mode_lane #(
 
     wire [127:0] ctr_inc = bswap(bswap(ctr) + 128'd1);
 
+    // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
+    // one zero byte (a beat of null bytes only could be removed by AXI4-Stream
+    // infrastructure, and its tuser with it), tlast = 1, tuser = 1.
+    localparam [15:0] TERM_KEEP = 16'h0001;
+
     // FLUSH proceeds only when the status register is free, so it happens exactly once
     wire fl_go = (state == ST_FLUSH) && (!sts_valid || sts_hs) && !zeroize;
     always @(*) begin
         buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
         buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = pend_data; buf_wr_keep = pend_keep;
         if (term_now) begin
-            // null beat closing the frame of a packet aborted by zeroize
+            // terminator closing the frame of a packet aborted by zeroize
             buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
-            buf_wr_data = 128'd0; buf_wr_keep = 16'd0;
+            buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
         end else if (complete_now && fl_out && pend_valid && !err_now) begin
             buf_wr_valid = 1'b1;
             buf_wr_commit = !sf;
@@ -365,7 +370,7 @@ module aes_mode_lane #(
                 buf_rollback = sf && !zab;
                 if (cur_term) begin
                     buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
-                    buf_wr_data = 128'd0; buf_wr_keep = 16'd0;
+                    buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
                 end
             end else if (sf && fin_err != ERR_OK) begin
                 buf_rollback = 1'b1;
