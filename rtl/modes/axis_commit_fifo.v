@@ -14,7 +14,8 @@
 //              until it is taken (AXI4-Stream: valid and data hold until the handshake);
 //              0 = clear drops it too (for a FIFO whose reader is aborted with it)
 // Ports
-//   clk, rst  : clock, synchronous active-high reset (empties the FIFO and wipes it, as clear)
+//   clk, rst  : clock, synchronous active-high reset: empties the FIFO (the memory, a RAM
+//               without reset, keeps its old contents, unreachable; clear wipes it)
 //   clear     : one-cycle pulse (zeroize): every entry not yet in the output register is
 //               discarded, and the memory is overwritten with zeros, one entry per clock
 //               (2**AW clocks; wr_ready is low and nothing new is readable meanwhile).
@@ -30,7 +31,7 @@
 //   m_valid / m_ready / m_data : read side, AXI4-Stream style; shows committed entries only.
 //               m_data is zero whenever m_valid is low (a taken entry leaves no copy in
 //               the output register).
-//   wiping    : the wipe after rst or clear is running
+//   wiping    : the wipe after clear is running
 // Timing: a committed entry is readable the cycle after its commit. Memory read is
 // registered through an output register (no combinational path from m_ready to the RAM).
 `timescale 1ns / 1ps
@@ -77,7 +78,7 @@ module axis_commit_fifo #(
             wptr <= 0; cptr <= 0; rptr <= 0;
             m_valid <= 1'b0;
             m_data <= {WIDTH{1'b0}};
-            wiping <= 1'b1;
+            wiping <= 1'b0;
             wipe_addr <= {AW{1'b0}};
         end else if (clear) begin
             wptr <= 0; cptr <= 0; rptr <= 0;

@@ -129,11 +129,13 @@ async def test_sp800_38a(dut):
     await run_packets(drv, pkts, exps)
 
 
-def random_packet(rng: random.Random, slot_keys: dict) -> Packet:
+def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Packet:
+    """p_big: probability of a 'big' packet (3 in 10 of the big CCM packets have an AAD
+    of about 0xFF00 bytes, around the 2-byte / 6-byte length-encoding switch)."""
     op = rng.choice(["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac",
                      "ccm-encrypt", "ccm-encrypt", "ccm-decrypt", "ccm-decrypt"])
     slot = rng.randrange(len(slot_keys))
-    big = rng.random() < 0.1
+    big = rng.random() < p_big
     if op.startswith("ccm"):
         nlen = rng.randint(7, 13)
         q = 15 - nlen

@@ -256,7 +256,7 @@ async def soak(dut, total: int, name: str, p_zero: float = 0.5, p_rekey: float =
         n = min(total - done, rng.randint(4, 24))
         drv.set_gaps(rng, rng.choice([0.0, 0.2, 0.6]), rng.choice([0.0, 0.2, 0.6]))
         gen_keys = {s: (usable(keys.get(s)) or rng.randbytes(16)) for s in range(nslots)}
-        pkts = [random_packet(rng, gen_keys) for _ in range(n)]
+        pkts = [random_packet(rng, gen_keys, p_big=0.01) for _ in range(n)]
         first = len(ev.cmd)
         s0, o0 = len(sts_frames), len(out_frames)
         start_keys = dict(keys)

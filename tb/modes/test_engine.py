@@ -71,33 +71,35 @@ def test_multi_throughput_lanes16():
 
 # Fail-closed tests and the short soak (tb/modes/security_tests.py) on both engines and
 # both simulators; NR_MAX = 10 builds check keys larger than the engine supports.
-# (top, core, nr_max, lanes, simulator, soak packets)
+# (top, core, nr_max, lanes, simulator, soak packets in make test, soak packets in make soak)
 SECURITY_CASES = [
-    pytest.param("aes_mode_engine", 0, 14, 0, "verilator", 300, id="engine-iter128-verilator"),
-    pytest.param("aes_mode_engine", 2, 10, 0, "verilator", 300, id="engine-pipe-nr10-verilator"),
-    pytest.param("aes_mode_engine", 1, 14, 0, "verilator", 60, id="engine-iter32-verilator"),
-    pytest.param("aes_mode_engine", 0, 10, 0, "icarus", 60, id="engine-iter128-nr10-icarus"),
-    pytest.param(rtl.MULTI_TOP, 2, 14, 4, "verilator", 300, id="multi-pipe-lanes4-verilator"),
-    pytest.param(rtl.MULTI_TOP, 0, 10, 3, "icarus", 60, id="multi-iter128-lanes3-nr10-icarus"),
+    pytest.param("aes_mode_engine", 0, 14, 0, "verilator", 300, 100_000, id="engine-iter128-verilator"),
+    pytest.param("aes_mode_engine", 2, 10, 0, "verilator", 300, 20_000, id="engine-pipe-nr10-verilator"),
+    pytest.param("aes_mode_engine", 1, 14, 0, "verilator", 60, 1_000, id="engine-iter32-verilator"),
+    pytest.param("aes_mode_engine", 0, 10, 0, "icarus", 60, 10_000, id="engine-iter128-nr10-icarus"),
+    pytest.param(rtl.MULTI_TOP, 2, 14, 4, "verilator", 300, 100_000, id="multi-pipe-lanes4-verilator"),
+    pytest.param(rtl.MULTI_TOP, 0, 10, 3, "icarus", 60, 10_000, id="multi-iter128-lanes3-nr10-icarus"),
 ]
 
 
-@pytest.mark.parametrize("top,core,nr_max,lanes,simulator,npk", SECURITY_CASES)
-def test_security(top, core, nr_max, lanes, simulator, npk):
+@pytest.mark.parametrize("top,core,nr_max,lanes,simulator,npk,nsoak", SECURITY_CASES)
+def test_security(top, core, nr_max, lanes, simulator, npk, nsoak):
     """Command-time key checks, rekey of a slot in use, no state left behind, and the
-    short randomized soak with zeroize and rekey events (`make soak` runs the long one)."""
+    randomized soak with zeroize and rekey events: short here, long with AESIP_SOAK=1
+    (`make soak`: 100 000 packets per engine on Verilator, 10 000 on Icarus)."""
     sim.require(simulator)
     multi = top == rtl.MULTI_TOP
     params = {"CORE": core, "SBOX_IMPL": 0, "SLOT_W": 2, "NR_MAX": nr_max}
     if multi:
         params.update(LANES=lanes, IN_AW=4)
+    soak = os.environ.get("AESIP_SOAK", "") not in ("", "0")
     sim.run_and_check(
         toplevel=top,
         sources=rtl.multi_sources(core) if multi else rtl.engine_sources(core),
         test_module="tb.modes.security_tests",
         sim=simulator,
         parameters=params,
-        extra_env={"AESIP_SOAK_PACKETS": str(int(os.environ.get("AESIP_SOAK_SCALE", "1") or 1) * npk),
+        extra_env={"AESIP_SOAK_PACKETS": str(nsoak if soak else npk),
                    "AESIP_NR_MAX": str(nr_max), "AESIP_LANES": str(lanes),
                    "AESIP_CORE": rtl.ENGINE_CORE[core]},
         quiet=True,
