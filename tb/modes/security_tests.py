@@ -132,19 +132,21 @@ class Tally:
             self.problems.append(msg)
 
 
-def key_at(ev: Events, slot: int, cycle: int, start: dict) -> bytes | None:
-    """The usable key of `slot` for a command accepted at `cycle`."""
-    k = start.get(slot)
-    last = -1
-    for z in ev.zero:
-        if z < cycle:
-            last = z
-    if last >= 0:
+def key_loaded(ev: Events, slot: int, before: float, k: bytes | None) -> bytes | None:
+    """The key last loaded into `slot` by a command accepted at cycle `before`, given
+    the batch's zeroize and key-load events and `k`, the slot's key at the batch start."""
+    last_z = max((z for z in ev.zero if z < before), default=-1)
+    if last_z >= 0:
         k = None
     for c, s, key in ev.keys:
-        if s == slot and last < c < cycle:
+        if s == slot and last_z < c < before:
             k = key
-    return usable(k)
+    return k
+
+
+def key_at(ev: Events, slot: int, cycle: int, start: dict) -> bytes | None:
+    """The usable key of `slot` for a command accepted at `cycle`."""
+    return usable(key_loaded(ev, slot, cycle, start.get(slot)))
 
 
 def check_batch(pkts, ev: Events, first: int, sts_frames, out_frames, start_keys, tally: Tally) -> None:
@@ -284,7 +286,7 @@ async def soak(dut, total: int, name: str, p_zero: float = 0.5, p_rekey: float =
         del sts_frames[:], out_frames[:]
         # the key state after the batch, then reload what zeroize wiped
         for s in range(nslots):
-            keys[s] = last_key(ev, s, keys.get(s))
+            keys[s] = key_loaded(ev, s, float("inf"), keys.get(s))
         if ev.zero or rng.random() < 0.3:
             for s in range(nslots):
                 if keys.get(s) is None and rng.random() < 0.8:
@@ -299,16 +301,6 @@ async def soak(dut, total: int, name: str, p_zero: float = 0.5, p_rekey: float =
     for p in tally.problems:
         dut._log.error("  %s", p)
     return tally
-
-
-def last_key(ev: Events, slot: int, k: bytes | None) -> bytes | None:
-    last_z = max(ev.zero) if ev.zero else -1
-    if last_z >= 0:
-        k = None
-    for c, s, key in ev.keys:
-        if s == slot and c > last_z:
-            k = key
-    return k
 
 
 async def feed(drv: EngineDriver, pkts) -> None:
