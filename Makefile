@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aesip top-level Makefile. `make demo` and `make test` bootstrap .venv first.
 PYTHON ?= python3
 VENV   := .venv

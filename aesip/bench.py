@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`aesip bench`: cycle-accurate throughput and latency of the block-cipher cores and of
 the CCM mode engine built on them.
 

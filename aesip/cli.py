@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`aesip` command line: run requests through the real RTL in simulation, benchmarks,
 synthesis and the demo workload.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`aesip demo` (what `make demo` runs): an embedded workload through every core, then a
 packet mix through the CCM mode engine.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Independent reference models (OpenSSL via `cryptography`, and pycryptodome).
 
 Nothing here is derived from our RTL; tests and the CLI compare the RTL against these.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Single source of truth for RTL file lists, top modules and default parameters."""
 from __future__ import annotations
 

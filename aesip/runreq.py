@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Request parsing and validation for `aesip run` (JSON Lines in, JSON Lines out).
 
 See the command-line contract in the README. Every op runs on the mode engine

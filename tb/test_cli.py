@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the `aesip` command line (run, bench, demo), run as a subprocess against the
 real RTL. Expected ciphertexts come from aesip.ref (OpenSSL) only.
 

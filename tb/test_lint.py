@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RTL quality gates (run by `make test` and `make lint`).
 
 Per RTL file under rtl/ (each module as its own top):
@@ -245,3 +246,20 @@ def test_fusesoc_core_files(name: str):
             f"{path.name}: toplevel must be {rtl.core_top(name)}"
     for f in files:
         assert (ROOT / f).exists(), f"{path.name}: {f} does not exist"
+
+
+SPDX = "SPDX-License-Identifier: Apache-2.0"
+_SOURCE_SUFFIXES = {".v", ".vh", ".sv", ".py", ".core", ".sby", ".toml", ".yaml", ".dot"}
+
+
+def test_licence_headers():
+    """LICENSE holds the Apache-2.0 text named by pyproject.toml, and every tracked source
+    file (RTL, Python, FuseSoC, formal, build files) names it in an SPDX line at its top."""
+    assert "Apache License" in (ROOT / "LICENSE").read_text()
+    assert 'license = {text = "Apache-2.0"}' in (ROOT / "pyproject.toml").read_text()
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    missing = [f for f in tracked
+               if (Path(f).suffix in _SOURCE_SUFFIXES or Path(f).name in ("Makefile", "run"))
+               and SPDX not in "\n".join((ROOT / f).read_text().split("\n")[:3])]
+    assert not missing, f"no SPDX line in the first three lines of: {missing}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb module that the `aesip` CLI runs inside the simulator for a bare block-cipher
 core: the block-core records of `aesip bench` and part 1 of `aesip demo` (`aesip run`
 and the CCM parts use the mode engine through aesip.tb.engine_cli_tb).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Driver for the common block-cipher core interface (aes_iter32, aes_iter128, aes_pipe).
 
 See docs/cores.md for the interface. Blocks go in and out through cocotbext-axi

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Driver and reference model for aes_mode_engine (docs/mode_engine.md)."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Cycle-accurate CCM benchmark of aes_mode_engine (the CCM records of `aesip bench`).
 
 Host side, no cocotb: `plan` builds the commands for the engine executor

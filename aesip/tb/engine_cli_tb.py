@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb module that the `aesip` CLI runs inside the simulator for the mode engine
 (rtl/modes/aes_mode_engine.v, docs/mode_engine.md): `aesip run`, the CCM part of
 `aesip bench` and of `aesip demo`.

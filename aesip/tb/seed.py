@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reproducible randomness for cocotb tests.
 
 cocotb seeds each test with (regression seed + SHA-1 of the test's full name). Tests take

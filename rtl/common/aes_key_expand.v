@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_key_expand: iterative AES key expansion, one 32-bit word per clock.
 //
 // After a start pulse it emits the expanded key words w[0] .. w[4*Nr+3] in order, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_keylen: decodes and checks a key length given in bytes.
 // Ports
 //   key_bytes : key length in bytes as presented on a core's key-load port

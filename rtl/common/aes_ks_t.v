@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_ks_t: the non-linear term of the AES key schedule (FIPS-197 Section 5.2).
 //
 // For word index i of the expanded key, w[i] = w[i-Nk] ^ T(w[i-1]) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_mixcolumn: MixColumns / InvMixColumns on one state column (FIPS-197 5.1.3, 5.3.3).
 //
 // The column is a 32-bit word with row r at bits [8r+7:8r] (byte 0 = row 0 in the LSBs).

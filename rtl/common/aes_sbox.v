@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_sbox: one AES S-box, forward and/or inverse, with a selectable implementation.
 //
 // Parameters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_sbox_lut_fwd: AES forward S-box (SubBytes) as a lookup table.
 // Combinational 256-entry table (FIPS-197 Section 5.1.1 / 5.3.2). Written as a case
 // statement so that synthesis maps it to LUTs (or ROM) and no initial block is needed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_subword: four S-boxes applied to a 32-bit word (byte n at bits [8n+7:8n]).
 // Parameters IMPL and DIR and port inv: as in aes_sbox. Purely combinational.
 `timescale 1ns / 1ps

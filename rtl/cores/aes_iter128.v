@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_iter128: AES-128/192/256 block core, one full round per clock (128-bit datapath).
 //
 // Common core interface: see docs/cores.md; this core's architecture and exact timing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_iter32: compact AES-128/192/256 encrypt/decrypt core with a 32-bit datapath.
 //
 // One state column per clock: 4 cycles for the initial AddRoundKey plus 4 cycles per

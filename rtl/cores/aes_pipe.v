@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_pipe: fully unrolled AES core, one block per clock (see docs/pipe.md, docs/cores.md).
 //
 // Pipeline: stage 0 (initial AddRoundKey) and NR_MAX round stages (aes_pipe_stage),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_pipe_rkmem: per-stage round-key memory of aes_pipe (one 128-bit word per entry).
 //
 // A small simple-dual-port memory: one synchronous write port (used only by the key

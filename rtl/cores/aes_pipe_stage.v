@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_pipe_stage: one stage of the aes_pipe pipeline (stage J of 0..NR_MAX) with its
 // round-key memory.
 //

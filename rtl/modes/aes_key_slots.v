@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_key_slots: the mode engines' record of which key slots hold a usable key.
 //
 // The engines check a packet's key slot when they accept its command (fail closed: a

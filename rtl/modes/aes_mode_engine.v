@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_mode_engine: AXI4-Stream engine for AES-CCM (SP 800-38C) and the plain modes
 // ECB, CBC, CTR and CBC-MAC, on two AES cores (a chaining core "A" for CBC-MAC/CBC
 // encryption and a parallel core "B" for the counter stream / ECB / CBC decryption).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_mode_lane: one packet context of the mode engine (docs/mode_engine.md): command
 // decode and checks, the step sequencer of AES-CCM (SP 800-38C) and ECB/CBC/CTR/CBC-MAC,
 // the output commit buffer and the status register. It owns no AES core: it sends at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // aes_mode_multi: the mode engine with several packets in flight on one shared pair of
 // AES cores. Same ports, command/data/status semantics, error codes and framing rules
 // as aes_mode_engine (docs/mode_engine.md); packets may now overlap in time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // axis_commit_fifo: FIFO whose writes become visible to the reader only when committed.
 //
 // Used as the output buffer of the mode engine: beats of a packet that must not be

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb tests for the shared AES primitives in rtl/common.
 
 Run through tb/common/test_primitives.py, which picks the toplevel and its testcases:

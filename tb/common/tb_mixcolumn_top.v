@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_mixcolumn_top: simulation top for the MixColumns tests (tb/common/prim_tests.py).
 //
 // One aes_mixcolumn per DIR value, all driven by the same column and inv.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tb_sbox_top: simulation top for the S-box tests (tb/common/prim_tests.py).
 //
 // Instantiates aes_sbox for both implementations (IMPL 0 and 1) and every direction

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry for the shared primitives (rtl/common): S-boxes (both implementations,
 every DIR), SubWord, MixColumns (every DIR) and the key expansion (both S-box
 implementations), each on Verilator and Icarus. The cocotb tests are in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Generic cocotb tests for every block-cipher core (common interface, docs/cores.md).
 
 Run through tb/cores/test_cores.py, which builds each core with each S-box on each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """aes_iter128-specific cocotb tests (run by tb/cores/test_iter128.py).
 
 A cycle-based bench (one coroutine, one pass per clock) drives the core so that the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Cycle-exact cocotb tests for aes_iter32 (docs/iter32.md), run by tb/cores/test_iter32.py.
 
 The generic tests (core_tests.py) check results, order and throughput through AXI

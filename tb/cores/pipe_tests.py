@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """aes_pipe-specific cocotb tests (run by tb/cores/test_pipe.py).
 
 A light cycle-based bench drives the core directly (one coroutine, one pass per clock)

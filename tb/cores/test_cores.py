@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry: every core x S-box implementation x simulator runs the generic tests in
 tb/cores/core_tests.py (full NIST KATs on Verilator, a sample on Icarus)."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry for the aes_iter128-specific tests (tb/cores/iter128_tests.py).
 
 The default build with both S-boxes is covered by the generic tests

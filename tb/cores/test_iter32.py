@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry for the aes_iter32-specific cycle-exact tests (tb/cores/iter32_tests.py):
 default parameters on Icarus and Verilator, and a variant with 4 key slots, a 3-bit tag
 and composite-field S-boxes on Icarus."""

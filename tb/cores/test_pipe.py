@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry for the aes_pipe-specific tests (tb/cores/pipe_tests.py).
 
 The default build is covered by the generic tests (tb/cores/test_cores.py). Here:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb tests for aes_mode_engine: NIST CCM (all CAVP records), SP 800-38A vectors,
 randomized modes with backpressure, and a bad-input campaign. Expected values come from
 `cryptography` / pycryptodome / the CAVP files only. Environment:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb throughput test for aes_mode_multi (rtl/modes/aes_mode_multi.v): AESIP_TPUT_PKTS
 (default 16) CCM encryptions of AESIP_TPUT_BYTES (default 1500) payload bytes with 32 bytes
 of AAD, 13-byte nonce and 8-byte tag, all queued at once with no gaps and no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cocotb tests for the fail-closed guarantees of aes_mode_engine and aes_mode_multi
 (docs/mode_engine.md, "Security"): command-time key checks, zeroize at random cycles
 under load, key loads into slots in use, and no state left behind. `test_soak` is the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pytest entry for the mode engine (tb/modes/engine_tests.py) on each core and simulator,
 and for aes_mode_multi (several packets in flight on one shared pair of cores), which must
 pass the very same tests."""
