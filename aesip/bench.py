@@ -142,7 +142,7 @@ MULTI_IN_AW = 7
 MULTI_PACKETS = (32, 128)
 
 
-def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: int = 2) -> dict:
+def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: str = "pipe") -> dict:
     """aesip.cli.simulate for aes_mode_multi (same executor, aesip.tb.engine_cli_tb)."""
     import fcntl
     import os
@@ -151,7 +151,7 @@ def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANE
 
     from aesip import cli, sim
 
-    cli.check_engine(rtl.ENGINE_CORE[core], simulator, modes=True)
+    cli.check_engine(core, simulator, modes=True)
     os.environ.pop("PYTEST_CURRENT_TEST", None)
     top = rtl.MULTI_TOP
     params = {"CORE": core, "SLOT_W": cli.ENGINE_SLOT_W, "LANES": lanes, "IN_AW": MULTI_IN_AW}

@@ -76,9 +76,9 @@ def build_base() -> Path:
     raise SimError(f"no writable build directory (tried {', '.join(map(str, cands))}): {err}")
 
 
-def engine_core(engine: str) -> int:
-    """The mode engine's CORE parameter for a core name (iter128 -> 0, ...)."""
-    return {v: k for k, v in rtl.ENGINE_CORE.items()}[engine]
+def engine_core(engine: str) -> str:
+    """The mode engine's CORE parameter for a core name: the name itself ("iter128", ...)."""
+    return engine
 
 
 def _target(engine: str, modes: bool) -> tuple[str, list, dict, str]:

@@ -20,6 +20,10 @@ COMMON = [
     "common/aes_key_expand.v",
 ]
 
+# Verilog headers (`include), found through the include directories below.
+INCLUDES = ["common/aesip_check.vh"]
+INCLUDE_DIRS = [RTL / "common"]
+
 # engine name -> (top module, extra files under rtl/)
 CORES = {
     "iter32": ("aes_iter32", ["cores/aes_iter32.v"]),
@@ -50,13 +54,20 @@ def all_rtl_files() -> list[Path]:
     return sorted(p for p in RTL.rglob("*.v"))
 
 
-# The mode engine (rtl/modes) on top of one of the cores; CORE parameter value -> engine name
-ENGINE_CORE = {0: "iter128", 1: "iter32", 2: "pipe"}
-MODES = ["modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
+def verilog_value(value) -> str:
+    """A parameter value as a Verilog literal: strings quoted (CORE = "pipe"), numbers as is."""
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
-def engine_sources(core: int = 0) -> list[Path]:
-    return sources(CORES[ENGINE_CORE[core]][1] + MODES)
+# The mode engine (rtl/modes) on top of one of the block cores, selected by name through
+# the aes_core wrapper: the engine's CORE parameter is the engine name (in this order).
+ENGINE_CORE = ["iter128", "iter32", "pipe"]
+MODES = ["cores/aes_core.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_lane.v",
+         "modes/aes_mode_engine.v"]
+
+
+def engine_sources(core: str = "iter128") -> list[Path]:
+    return sources(CORES[core][1] + MODES)
 
 
 # Several packets in flight on one shared pair of cores (rtl/modes/aes_mode_multi.v)
@@ -64,5 +75,5 @@ MULTI_TOP = "aes_mode_multi"
 MULTI = MODES[:-1] + ["modes/aes_mode_multi.v"]
 
 
-def multi_sources(core: int = 2) -> list[Path]:
-    return sources(CORES[ENGINE_CORE[core]][1] + MULTI)
+def multi_sources(core: str = "pipe") -> list[Path]:
+    return sources(CORES[core][1] + MULTI)

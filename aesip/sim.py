@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from aesip.rtl import ROOT
+from aesip.rtl import INCLUDE_DIRS, ROOT, verilog_value
 
 SIMULATORS = ("verilator", "icarus")
 
@@ -96,7 +96,9 @@ def run(
     runner = get_runner(sim)
     build_args = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "-O2", "--x-assign", "unique", "--x-initial", "unique"]
+        # -Wno-fatal, but a failed parameter check ($error, rtl/common/aesip_check.vh) stops
+        build_args = ["-Wno-fatal", "-Werror-USERERROR", "-O2", "--x-assign", "unique",
+                      "--x-initial", "unique"]
     else:
         build_args = ["-g2012"]
     log = bdir / "build.log" if quiet else None
@@ -104,7 +106,8 @@ def run(
     runner.build(
         sources=[str(s) for s in sources],
         hdl_toplevel=toplevel,
-        parameters=parameters,
+        parameters={k: verilog_value(v) for k, v in parameters.items()},
+        includes=[str(d) for d in INCLUDE_DIRS],
         build_dir=bdir,
         build_args=build_args,
         timescale=("1ns", "1ps"),

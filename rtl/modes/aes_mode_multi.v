@@ -28,12 +28,13 @@
 //     LANES packets ahead of the output.
 //
 // Parameters
-//   CORE      : AES core used for A and B: 0 = aes_iter128, 1 = aes_iter32, 2 = aes_pipe
-//               (default; the one whose pipeline the lanes fill)
+//   CORE      : block core used for A and B (aes_core), by name: "pipe" (default; the
+//               one whose pipeline the lanes fill), "iter128" or "iter32"
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (passed to the cores)
-//   SLOT_W    : key-slot index width (2**SLOT_W slots in each core)
-//   LEN_W     : width of the internal length counters (as aes_mode_engine, <= 61)
-//   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats; the
+//   SLOT_W    : key-slot index width, 1 .. 8 (2**SLOT_W slots in each core)
+//   LEN_W     : width of the internal length counters (as aes_mode_engine:
+//               BUF_AW + 4 .. 61)
+//   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats (>= 1); the
 //               store-and-forward CCM decryption limit is 16 * 2**BUF_AW bytes
 //   LANES     : number of packet contexts (>= 2; any value, not only powers of two)
 //   IN_AW     : log2 of each lane's input FIFO depth in beats (>= 1); packets of up to
@@ -59,8 +60,9 @@
 //                                       the packet's output beats
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mode_multi #(
-    parameter CORE      = 2,
+    parameter [63:0] CORE = "pipe",
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
@@ -100,6 +102,20 @@ module aes_mode_multi #(
     input  wire          m_axis_sts_tready,
     output wire [135:0]  m_axis_sts_tdata
 );
+    // ---------------------------------------------------------------- parameter checks
+    // (CORE and SBOX_IMPL are checked by aes_core)
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_multi_SLOT_W_not_1_to_8,
+                     "aes_mode_multi: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(BUF_AW >= 1, aes_mode_multi_BUF_AW_below_1, "aes_mode_multi: BUF_AW must be >= 1")
+        `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_multi_LEN_W_out_of_range,
+                     "aes_mode_multi: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_mode_multi_NR_MAX_not_10_12_14,
+                     "aes_mode_multi: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(LANES >= 2, aes_mode_multi_LANES_below_2, "aes_mode_multi: LANES must be >= 2")
+        `AESIP_CHECK(IN_AW >= 1, aes_mode_multi_IN_AW_below_1, "aes_mode_multi: IN_AW must be >= 1")
+    endgenerate
+
     localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
     localparam integer LAST_I = LANES - 1;
     localparam [LW-1:0] LAST = LAST_I[LW-1:0];
@@ -343,41 +359,15 @@ module aes_mode_multi #(
         .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
         .load_bytes(key_bytes), .usable(key_usable));
 
-    generate
-        if (CORE == 2) begin : g_pipe
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else if (CORE == 1) begin : g_iter32
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else begin : g_iter128
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end
-    endgenerate
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_a (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
+        .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
+        .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
 endmodule
 `default_nettype wire

@@ -451,7 +451,7 @@ def regs_nonzero(dut, core: str) -> list[str]:
                     bad.append(f"g_lane[{i}].{nm}")
     gen = {"iter128": "g_iter128", "iter32": "g_iter32", "pipe": "g_pipe"}[core]
     for u in ("u_a", "u_b"):
-        c = getattr(getattr(dut, gen), u)
+        c = getattr(getattr(dut, u), gen).u_core
         if core == "iter128":
             regs = ["st", "out_data"]
         elif core == "iter32":
@@ -513,7 +513,7 @@ async def test_no_state_left(dut):
                     break
     if core == "pipe":
         for u in ("u_a", "u_b"):
-            c = getattr(dut.g_pipe, u)
+            c = getattr(dut, u).g_pipe.u_core
             for j in range(NR_MAX):
                 if int(c.g_st[j].u_stage.dout.value) != 0:
                     bad.append(f"{c._path}.g_st[{j}].dout")
