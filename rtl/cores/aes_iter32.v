@@ -45,6 +45,7 @@
 //     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_iter32 #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 1,
@@ -67,6 +68,14 @@ module aes_iter32 #(
     output wire [127:0]            m_axis_tdata,
     output wire [TAG_W:0]          m_axis_tuser
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_iter32_SBOX_IMPL_not_0_or_1,
+                     "aes_iter32: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SLOT_W >= 1, aes_iter32_SLOT_W_below_1, "aes_iter32: SLOT_W must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, aes_iter32_TAG_W_below_1, "aes_iter32: TAG_W must be >= 1")
+    endgenerate
+
     localparam NSLOT = 1 << SLOT_W;
     localparam AW    = SLOT_W + 4;          // key-store address: {slot, half, index}
 

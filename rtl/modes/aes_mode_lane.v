@@ -10,10 +10,10 @@
 // lanes on one shared pair of cores.
 //
 // Parameters
-//   SLOT_W    : key-slot index width (the slot field must be < 2**SLOT_W)
-//   LEN_W     : width of the internal length counters; AAD or payload lengths of
-//               2**LEN_W bytes or more are rejected with ERR_LENGTH (<= 61)
-//   BUF_AW    : log2 of the output buffer depth in 16-byte beats; store-and-forward
+//   SLOT_W    : key-slot index width, 1 .. 8 (the slot field must be < 2**SLOT_W)
+//   LEN_W     : width of the internal length counters, BUF_AW + 4 .. 61; AAD or payload
+//               lengths of 2**LEN_W bytes or more are rejected with ERR_LENGTH
+//   BUF_AW    : log2 of the output buffer depth in 16-byte beats (>= 1); store-and-forward
 //               CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes
 //   ZDRAIN    : 1 = after a zeroize the lane itself consumes the rest of an aborted
 //               packet's input up to tlast (aes_mode_engine: the lane reads s_axis
@@ -54,6 +54,7 @@
 // the cycle the previous one's result is taken (a_m_ready / b_m_ready).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mode_lane #(
     parameter SLOT_W = 2,
     parameter LEN_W  = 32,
@@ -109,6 +110,18 @@ module aes_mode_lane #(
     input  wire [127:0]      b_m_data,
     input  wire              b_m_err
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_lane_SLOT_W_not_1_to_8,
+                     "aes_mode_lane: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(BUF_AW >= 1, aes_mode_lane_BUF_AW_below_1,
+                     "aes_mode_lane: BUF_AW must be >= 1")
+        `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_lane_LEN_W_out_of_range,
+                     "aes_mode_lane: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(ZDRAIN == 0 || ZDRAIN == 1, aes_mode_lane_ZDRAIN_not_0_or_1,
+                     "aes_mode_lane: ZDRAIN must be 0 or 1")
+    endgenerate
+
     // ---------------------------------------------------------------- op and error codes
     localparam [3:0] OP_ECB_ENC = 4'd0, OP_ECB_DEC = 4'd1, OP_CBC_ENC = 4'd2, OP_CBC_DEC = 4'd3,
                      OP_CTR = 4'd4, OP_CBC_MAC = 4'd5, OP_CCM_ENC = 4'd6, OP_CCM_DEC = 4'd7;
