@@ -402,7 +402,8 @@ async def test_zeroize_clears_key_material(dut):
     rng = rng_for_test()
     tb = Bench(dut, rng)
     await tb.start()
-    regs = ["win", "kc", "kreg", "in_blk", "row0", "row1", "row2", "row3", "mq"]
+    regs = ["window", "computed_word", "load_words", "in_block", "row0", "row1", "row2", "row3",
+            "store_word"]
     nwords = 16 * tb.nslots
     for trial in range(4):
         await tb.until_idle()
@@ -427,5 +428,5 @@ async def test_zeroize_clears_key_material(dut):
             assert [o.err for o in tb.outs[-2:]] == [0, 1]
         _peek_zero(dut, regs)
         for i in range(nwords):
-            v = dut.kmem[i].value
-            assert v.is_resolvable and int(v) == 0, f"kmem[{i}] not cleared"
+            v = dut.key_store[i].value
+            assert v.is_resolvable and int(v) == 0, f"key_store[{i}] not cleared"

@@ -455,7 +455,7 @@ def regs_nonzero(dut, core: str) -> list[str]:
         if core == "iter128":
             regs = ["st", "out_data"]
         elif core == "iter32":
-            regs = ["in_blk", "row0", "row1", "row2", "row3", "win", "kc", "oc0", "oc1", "oc2", "oc3"]
+            regs = ["in_block", "row0", "row1", "row2", "row3", "window", "computed_word", "out_data"]
         else:
             regs = []
         for nm in regs:
