@@ -39,7 +39,7 @@ import sys
 import time
 from collections import Counter
 
-from aesip import ref, rtl, vectors
+from aesip import iface, ref, rtl, vectors
 from aesip.bench import bench_commands, bench_records, verify
 
 BENCH_BLOCKS = 32
@@ -248,7 +248,7 @@ def ccm_check(cmds: list[dict], results: list[dict], kinds: dict[int, str]) -> t
             if (msg is None) != (kinds[ci] == "tampered"):
                 why = "the reference disagrees with the planned verdict"
             elif msg is None:
-                if r["err"] != 8 or got is not None:
+                if r["err"] != iface.ERR_AUTH or got is not None:
                     why = f"tampered packet not rejected (status {r['err']}, output {'released' if got else 'none'})"
             elif r["err"] != 0:
                 why = f"status error {r['err']}"

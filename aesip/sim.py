@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from aesip.rtl import ROOT
+from aesip.rtl import ROOT, include_dirs, includes
 
 SIMULATORS = ("verilator", "icarus")
 
@@ -101,8 +101,15 @@ def run(
         build_args = ["-g2012"]
     log = bdir / "build.log" if quiet else None
     bdir.mkdir(parents=True, exist_ok=True)
+    # The runner rebuilds an Icarus model only when a *source* is newer than it; a changed
+    # header must force that too (Verilator's make tracks headers itself).
+    vvp = bdir / "sim.vvp"
+    always = sim == "icarus" and vvp.exists() and any(
+        h.stat().st_mtime > vvp.stat().st_mtime for h in includes())
     runner.build(
         sources=[str(s) for s in sources],
+        includes=[str(d) for d in include_dirs()],
+        always=always,
         hdl_toplevel=toplevel,
         parameters=parameters,
         build_dir=bdir,

@@ -170,6 +170,10 @@ class Job:
         self.freq, self.seed = freq, seed
         self.top = synth_top(engine)
         self.sources = [_rel(p) for p in synth_sources(engine)]
+        # the mode engines `include the generated interface header (rtl/modes)
+        modes = engine in MODE_ENGINES or engine == MULTI_ENGINE
+        self.includes = [_rel(p) for p in rtl.includes()] if modes else []
+        self.include_dirs = [_rel(d) for d in rtl.include_dirs()] if modes else []
         self.dir = OUT / f"{engine}-{variant}-{target}"
 
     @property
@@ -178,7 +182,7 @@ class Job:
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
-        for s in self.sources:
+        for s in self.sources + self.includes:
             h.update(s.encode())
             h.update((ROOT / s).read_bytes())
         h.update(scripts.encode())
@@ -200,7 +204,8 @@ def _run(cmd: list[str], log: Path, what: str, timeout: float | None) -> None:
 
 def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
     files = " ".join(job.sources + list(extra or []))
-    return [f"read_verilog -defer {files}"]
+    incs = "".join(f" -I{d}" for d in job.include_dirs)
+    return [f"read_verilog -defer{incs} {files}"]
 
 
 def _chparams(job: Job) -> list[str]:

@@ -65,6 +65,7 @@ def _verilator_lint(top: str, files: list[str], params: dict | None = None,
     `files` (checks that a core's file list in aesip/rtl.py is complete)."""
     sim.setup_env()
     cmd = ["verilator", "--lint-only", "-Wall", "--top-module", top]
+    cmd += [f"-I{_rel(d)}" for d in rtl.include_dirs()]
     for d in RTL_DIRS if search else []:
         cmd += ["-y", _rel(d)]
     cmd += [f"-G{k}={v}" for k, v in (params or {}).items()]
@@ -78,6 +79,7 @@ def _verilator_lint(top: str, files: list[str], params: dict | None = None,
 def _iverilog(top: str, files: list[str], tmp_path: Path, params: dict | None = None,
              search: bool = True) -> None:
     cmd = ["iverilog", "-g2012", "-s", top, "-o", str(tmp_path / "a.vvp")]
+    cmd += [f"-I{_rel(d)}" for d in rtl.include_dirs()]
     for d in RTL_DIRS if search else []:
         cmd += ["-y", _rel(d)]
     cmd += [f"-P{top}.{k}={v}" for k, v in (params or {}).items()]
@@ -169,7 +171,8 @@ def test_modes_yosys_checks(top: str, sources: list, params: dict):
     """Yosys `check -assert` (no combinational loops, e.g. between a lane's request and
     the shared core's grant), no latches, synchronous resets only."""
     files = " ".join(_rel(p) for p in sources)
-    script = [f"read_verilog -defer {files}"]
+    incs = " ".join(f"-I{_rel(d)}" for d in rtl.include_dirs())
+    script = [f"read_verilog -defer {incs} {files}"]
     script += [f"chparam -set {k} {v} {top}" for k, v in params.items()]
     script += [
         f"hierarchy -check -top {top}", "proc", "flatten", "opt_clean", "check -assert",
@@ -190,7 +193,7 @@ def test_modes_verilator_lint(top: str, sources: list, params: dict):
 # ----------------------------------------------------------------- file lists
 def test_rtl_lists_exist():
     listed = set(rtl.COMMON) | {f for _, files in rtl.CORES.values() for f in files}
-    listed |= set(rtl.MODES) | set(rtl.MULTI)
+    listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -207,7 +210,7 @@ def _core_file_sources(core_file: Path) -> tuple[list[str], list[str]]:
         if key:
             section = key.group(1)
             continue
-        item = re.match(r"^\s*-\s*(\S+)", s)
+        item = re.match(r"^\s*-\s*(\S+?):?(?:\s|$)", s)   # "- path" or "- path: {options}"
         if item and section == "files":
             files.append(item.group(1))
         elif item and section == "depend":
@@ -233,7 +236,10 @@ def test_fusesoc_core_files(name: str):
         expected = ["rtl/" + f for f in rtl.COMMON]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
     elif name == "modes":
-        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODES + rtl.MULTI)]
+        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODE_INCLUDES + rtl.MODES + rtl.MULTI)]
+        for f in rtl.MODE_INCLUDES:
+            assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
+                             text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         for eng in ["common"] + rtl.ENGINES:
             assert f"aesip:aesip:{eng}" in deps, f"{path.name} must depend on aesip:aesip:{eng}"
