@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from aesip.rtl import INCLUDE_DIRS, ROOT, verilog_value
+from aesip.rtl import ROOT, include_dirs, includes, verilog_value
 
 SIMULATORS = ("verilator", "icarus")
 
@@ -103,11 +103,17 @@ def run(
         build_args = ["-g2012"]
     log = bdir / "build.log" if quiet else None
     bdir.mkdir(parents=True, exist_ok=True)
+    # The runner rebuilds an Icarus model only when a *source* is newer than it; a changed
+    # header must force that too (Verilator's make tracks headers itself).
+    vvp = bdir / "sim.vvp"
+    always = sim == "icarus" and vvp.exists() and any(
+        h.stat().st_mtime > vvp.stat().st_mtime for h in includes())
     runner.build(
         sources=[str(s) for s in sources],
+        includes=[str(d) for d in include_dirs()],
+        always=always,
         hdl_toplevel=toplevel,
         parameters={k: verilog_value(v) for k, v in parameters.items()},
-        includes=[str(d) for d in INCLUDE_DIRS],
         build_dir=bdir,
         build_args=build_args,
         timescale=("1ns", "1ps"),

@@ -170,6 +170,10 @@ class Job:
         self.freq, self.seed = freq, seed
         self.top = synth_top(engine)
         self.sources = [_rel(p) for p in synth_sources(engine)]
+        # every RTL file `includes the parameter checks (rtl/common/aesip_check.vh); the
+        # mode engines also the generated interface header (rtl/modes)
+        self.includes = [_rel(p) for p in rtl.includes()]
+        self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
         self.dir = OUT / f"{engine}-{variant}-{target}"
 
     @property
@@ -178,7 +182,7 @@ class Job:
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
-        for s in self.sources:
+        for s in self.sources + self.includes:
             h.update(s.encode())
             h.update((ROOT / s).read_bytes())
         h.update(scripts.encode())
@@ -200,7 +204,7 @@ def _run(cmd: list[str], log: Path, what: str, timeout: float | None) -> None:
 
 def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
     files = " ".join(job.sources + list(extra or []))
-    incs = "".join(f" -I{_rel(d)}" for d in rtl.INCLUDE_DIRS)
+    incs = "".join(f" -I{d}" for d in job.include_dirs)
     return [f"read_verilog -defer{incs} {files}"]
 
 

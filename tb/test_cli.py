@@ -33,7 +33,7 @@ def _seed() -> int:
 
 def aesip_cmd() -> list[str]:
     script = Path(sys.executable).parent / "aesip"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "aesip.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "aesip"]
 
 
 def run_cli(args: list[str], stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
@@ -145,7 +145,7 @@ def test_ccm_checkers_catch_mismatches():
     """The CCM checkers behind `bench` and `demo` report wrong ciphertext, tag, status
     and released plaintext of a failed decryption."""
     from aesip import demo
-    from aesip.tb import engine_bench
+    from aesip import engine_bench
 
     rng = random.Random(1)
     key, nonce, aad, msg = rng.randbytes(16), rng.randbytes(13), rng.randbytes(5), rng.randbytes(20)
@@ -334,6 +334,24 @@ def test_run_files_and_clean_stdout(tmp_path):
                 env={"AESIP_BUILD_DIR": str(tmp_path / "build")})
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == [{"msg": ref.ecb_decrypt(k, m).hex()}]
+
+
+def test_run_closed_stdout():
+    """`aesip run | head`: the reader goes away before the output is written. No traceback
+    and no "Exception ignored" noise, one line on stderr, exit status 2 (as OSError).
+    No simulation: every request is refused by the CLI before the hardware."""
+    lines = jsonl([{"op": "encrypt", "key": "zz", "msg": "", "id": i} for i in range(20000)])
+    e = dict(os.environ)
+    e.pop("PYTEST_CURRENT_TEST", None)
+    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
+    p = subprocess.Popen(aesip_cmd() + ["run"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT, env=e)
+    p.stdout.close()   # the reader has gone before anything is written
+    _, err = p.communicate(lines.encode(), timeout=120)
+    err = err.decode()
+    assert p.returncode == 2, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err.strip() == "aesip run: error: [Errno 32] Broken pipe", err
 
 
 @pytest.mark.parametrize("bad,what", [

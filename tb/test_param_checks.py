@@ -19,7 +19,7 @@ import pytest
 from aesip import rtl, sim, synth
 from aesip.rtl import ROOT
 
-INCLUDES = [str(d.relative_to(ROOT)) for d in rtl.INCLUDE_DIRS]
+INCLUDES = [str(d.relative_to(ROOT)) for d in rtl.include_dirs()]
 TOOLS = ["verilator", "icarus", "yosys"]
 
 

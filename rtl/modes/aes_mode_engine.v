@@ -84,6 +84,8 @@ module aes_mode_engine #(
     input  wire          m_axis_sts_tready,
     output wire [135:0]  m_axis_sts_tdata
 );
+    `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
+
     // ---------------------------------------------------------------- parameter checks
     // (CORE and SBOX_IMPL are checked by aes_core)
     generate
@@ -113,7 +115,7 @@ module aes_mode_engine #(
     wire [SLOT_W-1:0] l_slot;
     wire l_cmd_ready;
     // a pending key load for the command's slot goes first (no starvation by traffic)
-    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
     assign s_axis_cmd_tready = l_cmd_ready && !cmd_hold;
     aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(1)) u_lane (
         .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),

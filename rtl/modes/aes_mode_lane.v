@@ -123,11 +123,8 @@ module aes_mode_lane #(
     endgenerate
 
     // ---------------------------------------------------------------- op and error codes
-    localparam [3:0] OP_ECB_ENC = 4'd0, OP_ECB_DEC = 4'd1, OP_CBC_ENC = 4'd2, OP_CBC_DEC = 4'd3,
-                     OP_CTR = 4'd4, OP_CBC_MAC = 4'd5, OP_CCM_ENC = 4'd6, OP_CCM_DEC = 4'd7;
-    localparam [7:0] ERR_OK = 8'd0, ERR_OP = 8'd1, ERR_NONCE = 8'd2, ERR_TAGLEN = 8'd3,
-                     ERR_LENGTH = 8'd4, ERR_BUFFER = 8'd5, ERR_FRAMING = 8'd6,
-                     ERR_KEY = 8'd7, ERR_AUTH = 8'd8, ERR_ZEROIZED = 8'd9;
+    // (generated from data/mode_engine.yaml: OP_*, ERR_*, CMD_* and STS_* field positions)
+    `include "aes_mode_if.vh"
 
 
     // ---------------------------------------------------------------- helpers
@@ -156,15 +153,15 @@ module aes_mode_lane #(
     endfunction
 
     // ---------------------------------------------------------------- command decode
-    wire [3:0]   c_op    = s_axis_cmd_tdata[3:0];
-    wire         c_cut   = s_axis_cmd_tdata[4];
-    wire [7:0]   c_slot  = s_axis_cmd_tdata[15:8];
-    wire [3:0]   c_nlen  = s_axis_cmd_tdata[19:16];
-    wire [4:0]   c_tlen  = s_axis_cmd_tdata[24:20];
-    wire [63:0]  c_alen  = s_axis_cmd_tdata[127:64];
-    wire [63:0]  c_plen  = s_axis_cmd_tdata[191:128];
-    wire [127:0] c_iv    = s_axis_cmd_tdata[319:192];
-    wire [127:0] c_rtag  = s_axis_cmd_tdata[447:320];
+    wire [3:0]   c_op    = s_axis_cmd_tdata[CMD_OP_LSB +: CMD_OP_W];
+    wire         c_cut   = s_axis_cmd_tdata[CMD_CUT_LSB];
+    wire [7:0]   c_slot  = s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W];
+    wire [3:0]   c_nlen  = s_axis_cmd_tdata[CMD_NONCE_LEN_LSB +: CMD_NONCE_LEN_W];
+    wire [4:0]   c_tlen  = s_axis_cmd_tdata[CMD_TAG_LEN_LSB +: CMD_TAG_LEN_W];
+    wire [63:0]  c_alen  = s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W];
+    wire [63:0]  c_plen  = s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W];
+    wire [127:0] c_iv    = s_axis_cmd_tdata[CMD_IV_LSB +: CMD_IV_W];
+    wire [127:0] c_rtag  = s_axis_cmd_tdata[CMD_TAG_LSB +: CMD_TAG_W];
 
     wire c_is_ccm = (c_op == OP_CCM_ENC) || (c_op == OP_CCM_DEC);
     wire [3:0] c_q = 4'd15 - c_nlen;                       // L
@@ -181,13 +178,13 @@ module aes_mode_lane #(
     reg [7:0] c_err;
     always @(*) begin
         c_err = ERR_OK;
-        if (c_op > OP_CCM_DEC || s_axis_cmd_tdata[7:5] != 3'd0 || s_axis_cmd_tdata[63:25] != 39'd0 || s_axis_cmd_tdata[511:448] != 64'd0
+        if (c_op > OP_CCM_DEC || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}}
             || (c_cut && c_op != OP_CCM_DEC))
             c_err = ERR_OP;
         else if (c_is_ccm && !c_nonce_ok)
             c_err = ERR_NONCE;
         else if (c_is_ccm && !c_tag_ok)
-            c_err = ERR_TAGLEN;
+            c_err = ERR_TAG_LEN;
         else if (!c_len_fit || (c_is_ccm && !c_plen_fits_q) || (!c_is_ccm && c_alen != 64'd0)
                  || ((c_op != OP_CTR) && !c_is_ccm && !c_whole))
             c_err = ERR_LENGTH;
@@ -542,8 +539,8 @@ module aes_mode_lane #(
                 // no output beats: none produced, a store-and-forward rollback, or an abort
                 // that had nothing to close
                 m_axis_sts_empty <= abort ? !cur_term : (!pend_valid || buf_rollback);
-                m_axis_sts_tdata[135:128] <= fin_err;
-                m_axis_sts_tdata[127:0] <=
+                m_axis_sts_tdata[STS_ERR_LSB +: STS_ERR_W] <= fin_err;
+                m_axis_sts_tdata[STS_VALUE_LSB +: STS_VALUE_W] <=
                     (fin_err != ERR_OK) ? 128'd0 :
                     (op == OP_CCM_ENC) ? tag_calc :
                     (op == OP_CBC_ENC || op == OP_CBC_MAC) ? x_reg :

@@ -102,6 +102,8 @@ module aes_mode_multi #(
     input  wire          m_axis_sts_tready,
     output wire [135:0]  m_axis_sts_tdata
 );
+    `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
+
     // ---------------------------------------------------------------- parameter checks
     // (CORE and SBOX_IMPL are checked by aes_core)
     generate
@@ -168,9 +170,10 @@ module aes_mode_multi #(
     reg  [LW-1:0]    c_lane;      // lane of the next command
     reg  [LW-1:0]    d_lane;      // lane whose packet the input stream carries now
     reg  [LANES-1:0] q_v, q_d;
-    wire c_has_data = (s_axis_cmd_tdata[127:64] != 64'd0) || (s_axis_cmd_tdata[191:128] != 64'd0);
+    wire c_has_data = (s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W] != {CMD_AAD_LEN_W{1'b0}})
+                    || (s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}});
     // a pending key load for the command's slot goes first (no starvation by traffic)
-    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
     assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane] && !cmd_hold;
     wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
 

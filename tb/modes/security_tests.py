@@ -23,16 +23,18 @@ from cocotb.triggers import ClockCycles, RisingEdge, Timer, with_timeout
 
 from aesip import ref
 from aesip.tb.coredrv import load_key
-from aesip.tb.engdrv import ERR_CODE, EngineDriver, Packet, Result, expect
+from aesip import iface
+from aesip.iface import ERR_AUTH as AUTH
+from aesip.iface import ERR_KEY as KEY
+from aesip.iface import ERR_ZEROIZED as ZEROIZED
+from aesip.tb.engdrv import EngineDriver, Packet, Result, expect
 from aesip.tb.seed import test_rng
 from tb.modes.engine_tests import random_packet, run_packets
 
 BUF_BYTES = 4096
 NR_MAX = int(os.environ.get("AESIP_NR_MAX", "14"))
 NR_MAX_BYTES = {10: 16, 12: 24, 14: 32}[NR_MAX]
-KEY, ZEROIZED, AUTH = ERR_CODE["key"], ERR_CODE["zeroized"], ERR_CODE["auth"]
-ALL_OPS = ["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac",
-           "ccm-encrypt", "ccm-decrypt"]
+ALL_OPS = list(iface.OPS)
 
 
 def rng_for(name: str) -> random.Random:
@@ -173,8 +175,7 @@ def check_batch(pkts, ev: Events, first: int, sts_frames, out_frames, start_keys
         tally.problems.append(f"{n - len(sts_frames)} packets without status")
     for i, (p, f) in enumerate(zip(pkts, sts_frames)):
         tally.packets += 1
-        v = int.from_bytes(bytes(f.tdata), "little")
-        err, val = (v >> 128) & 0xFF, (v & ((1 << 128) - 1)).to_bytes(16, "little")
+        err, val = iface.unpack_status(f.tdata)
         c, s = cmds[i], sts_c[i]
         key = key_at(ev, p.slot, c, start_keys)
         e = expect(p, key, BUF_BYTES, NR_MAX_BYTES)
