@@ -58,8 +58,8 @@ def verilog_value(value) -> str:
 # The mode engine (rtl/modes) on top of one of the block cores, selected by name through
 # the aes_core wrapper: the engine's CORE parameter is the engine name (in this order).
 ENGINE_CORE = ["iter128", "iter32", "pipe"]
-MODES = ["cores/aes_core.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_lane.v",
-         "modes/aes_mode_engine.v"]
+MODES = ["cores/aes_core.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_cmd_decode.v",
+         "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
 
 
 # Verilog headers and the directories every tool must search for them (-I / +incdir+ /

@@ -26,11 +26,12 @@
 //     block is a syntax error there), so under __ICARUS__ the block instantiates a module
 //     named ID, which does not exist: "error: Unknown module type: ID".
 // When COND holds, the generate block does not exist and nothing is elaborated.
-`ifndef AESIP_CHECK_VH
-`define AESIP_CHECK_VH
+//
+// No include guard on purpose: every file that uses the macro includes this header and
+// redefines it identically. Icarus 11 crashes (segmentation fault) when a file it loads
+// from a -y library directory uses a macro defined only while reading an earlier file.
 `ifdef __ICARUS__
 `define AESIP_CHECK(COND, ID, MSG) if (!(COND)) begin : ID ID u_param_error (); end
 `else
 `define AESIP_CHECK(COND, ID, MSG) if (!(COND)) begin : ID $error(MSG); end
-`endif
 `endif

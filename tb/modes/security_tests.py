@@ -437,8 +437,8 @@ async def test_rekey_slot_in_use(dut):
 def regs_nonzero(dut, core: str) -> list[str]:
     """Names of lane / core registers that still hold a nonzero value."""
     bad = []
-    names = ["x_reg", "s_reg", "s0_reg", "ctr", "prev", "carry", "rtag", "fl_cur", "pend_data",
-             "m_axis_sts_tdata"]
+    names = ["chain_value", "keystream", "tag_keystream", "counter", "prev_block", "aad_carry_reg", "received_tag",
+             "flight_beat", "held_data", "m_axis_sts_tdata"]
     for ln in lanes(dut):
         for nm in names:
             if int(getattr(ln, nm).value) != 0:
