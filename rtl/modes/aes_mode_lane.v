@@ -373,25 +373,10 @@ module aes_mode_lane #(
             chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
             aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; flight_bytes <= 5'd0; plan_active <= 1'b0;
             flight_valid <= 1'b0; flight_a <= 1'b0; flight_b <= 1'b0; flight_init <= 1'b0; flight_keystream <= 1'b0; flight_output <= 1'b0;
-            in_open <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0; a_in_core <= 1'b0; b_in_core <= 1'b0;
-            abort <= 1'b0; zeroize_abort <= 1'b0; wrote_beat <= 1'b0; close_frame <= 1'b0; terminator_now <= 1'b0;
-            status_valid <= 1'b0; status_hold <= 1'b0; frame_open <= 1'b0;
+            in_open <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+            abort <= 1'b0; zeroize_abort <= 1'b0; wrote_beat <= 1'b0; close_frame <= 1'b0;
             held_valid <= 1'b0; held_data <= 128'd0; held_keep <= 16'd0;
-            m_axis_sts_tdata <= {STS_W{1'b0}}; m_axis_sts_empty <= 1'b0;
         end else begin
-            // blocks inside the cores (results are always collected, also after an abort)
-            a_in_core <= (a_in_core && !(a_m_valid && a_m_ready)) || (a_s_valid && a_s_ready);
-            b_in_core <= (b_in_core && !(b_m_valid && b_m_ready)) || (b_s_valid && b_s_ready);
-            // output side: frame tracking, status release after the packet's tlast has left
-            if (out_taken) begin
-                frame_open <= !buf_m_last;
-                if (buf_m_last) status_hold <= 1'b0;
-            end
-            if (status_taken) begin
-                status_valid <= 1'b0;
-                m_axis_sts_tdata <= {STS_W{1'b0}};   // leave no tag or MAC behind
-            end
-            if (terminator_now && buf_wr_ready) terminator_now <= 1'b0;
             case (state)
             ST_IDLE: if (s_axis_cmd_tvalid) begin
                 op <= cmd_op; cut <= cmd_cut; slot <= cmd_slot; tag_len <= cmd_tag_len; aad_code <= cmd_aad_code;
@@ -493,20 +478,7 @@ module aes_mode_lane #(
                 in_open <= 1'b0;
                 state <= ST_FLUSH;
             end
-            ST_FLUSH: if (flush_done) begin
-                status_valid <= 1'b1;
-                // the status waits until the packet's tlast beat (if it wrote one) has left
-                status_hold <= buf_wr_valid && buf_wr_last;
-                // no output beats: none produced, a store-and-forward rollback, or an abort
-                // that had nothing to close
-                m_axis_sts_empty <= abort ? !close_frame : (!held_valid || buf_rollback);
-                m_axis_sts_tdata[STS_ERR_LSB +: STS_ERR_W] <= final_err;
-                m_axis_sts_tdata[STS_VALUE_LSB +: STS_VALUE_W] <=
-                    (final_err != ERR_OK) ? 128'd0 :
-                    (op == OP_CCM_ENC) ? tag_computed :
-                    (op == OP_CBC_ENC || op == OP_CBC_MAC) ? chain_value :
-                    (op == OP_CBC_DEC) ? prev_block :
-                    (op == OP_CTR) ? counter : 128'd0;
+            ST_FLUSH: if (flush_done) begin   // (the status register is written below)
                 held_valid <= 1'b0;
                 // leave no keystream, MAC state or tag behind
                 chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
@@ -530,19 +502,68 @@ module aes_mode_lane #(
                     err <= ERR_ZEROIZED;
                     close_frame <= frame_open_now && !frame_of_pending;
                 end
-                if (frame_of_pending) begin
-                    // a finished packet whose status is not presented yet: it fails too
-                    m_axis_sts_tdata <= {ERR_ZEROIZED, 128'd0};
-                    if (frame_open_now) begin
-                        terminator_now <= 1'b1;             // close its frame, then release the status
-                        m_axis_sts_empty <= 1'b0;
-                    end else if (!buf_m_valid) begin
-                        status_hold <= 1'b0;             // none of its beats left: release now
-                        m_axis_sts_empty <= 1'b1;
-                    end
-                end
             end
         end
+    end
+
+    // ---------------------------------------------------------------- blocks inside the cores
+    // (results are always collected, also after an abort)
+    always @(posedge clk) begin
+        if (rst) begin
+            a_in_core <= 1'b0;
+            b_in_core <= 1'b0;
+        end else begin
+            a_in_core <= (a_in_core && !(a_m_valid && a_m_ready)) || (a_s_valid && a_s_ready);
+            b_in_core <= (b_in_core && !(b_m_valid && b_m_ready)) || (b_s_valid && b_s_ready);
+        end
+    end
+
+    // ---------------------------------------------------------------- status register and frame
+    // The status is written when the packet is flushed and waits (status_hold) until the
+    // packet's tlast beat (if it wrote one) has left. A zeroize fails a finished packet
+    // whose status is not presented yet (frame_of_pending) too: its frame is closed with a
+    // terminator beat first, or, when none of its beats left, its status is released now.
+    // (flush_done never coincides with zeroize.) One if/else chain per register.
+    wire zeroize_pending = zeroize && frame_of_pending;
+    wire [127:0] status_value = (final_err != ERR_OK) ? 128'd0 :
+                                (op == OP_CCM_ENC) ? tag_computed :
+                                (op == OP_CBC_ENC || op == OP_CBC_MAC) ? chain_value :
+                                (op == OP_CBC_DEC) ? prev_block :
+                                (op == OP_CTR) ? counter : 128'd0;
+    always @(posedge clk) begin
+        if (rst)               status_valid <= 1'b0;
+        else if (flush_done)   status_valid <= 1'b1;
+        else if (status_taken) status_valid <= 1'b0;
+
+        if (rst)               status_hold <= 1'b0;
+        else if (zeroize_pending && !frame_open_now && !buf_m_valid) status_hold <= 1'b0;
+        else if (flush_done)   status_hold <= buf_wr_valid && buf_wr_last;
+        else if (out_taken && buf_m_last) status_hold <= 1'b0;
+
+        if (rst) begin
+            m_axis_sts_tdata <= {STS_W{1'b0}};
+        end else if (zeroize_pending) begin
+            m_axis_sts_tdata <= {ERR_ZEROIZED, 128'd0};
+        end else if (flush_done) begin
+            m_axis_sts_tdata[STS_ERR_LSB +: STS_ERR_W] <= final_err;
+            m_axis_sts_tdata[STS_VALUE_LSB +: STS_VALUE_W] <= status_value;
+        end else if (status_taken) begin
+            m_axis_sts_tdata <= {STS_W{1'b0}};   // leave no tag or MAC behind
+        end
+
+        // no output beats: none produced, a store-and-forward rollback, or an abort that
+        // had nothing to close
+        if (rst)               m_axis_sts_empty <= 1'b0;
+        else if (zeroize_pending && frame_open_now) m_axis_sts_empty <= 1'b0;
+        else if (zeroize_pending && !buf_m_valid)   m_axis_sts_empty <= 1'b1;
+        else if (flush_done)   m_axis_sts_empty <= abort ? !close_frame : (!held_valid || buf_rollback);
+
+        if (rst)               terminator_now <= 1'b0;
+        else if (zeroize_pending && frame_open_now) terminator_now <= 1'b1;
+        else if (terminator_now && buf_wr_ready)    terminator_now <= 1'b0;
+
+        if (rst)               frame_open <= 1'b0;
+        else if (out_taken)    frame_open <= !buf_m_last;
     end
 
     // ---------------------------------------------------------------- output buffer
