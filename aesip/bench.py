@@ -111,21 +111,21 @@ def bench_records(engine: str, simulator: str, commands: list[dict], results: li
     return recs
 
 
-def run_engine(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """(records, wrong blocks) for block core `engine`, from one simulation."""
-    rng = random.Random(f"{seed}-{engine}")
+def run_engine(core: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(records, wrong blocks) for the bare block core `core`, from one simulation."""
+    rng = random.Random(f"{seed}-{core}")
     cmds = bench_commands(rng, nblocks)
-    res = session.simulate(session.core_target(engine), simulator, cmds)["results"]
-    return bench_records(engine, simulator, cmds, res), verify(cmds, res)[1]
+    res = session.simulate(session.core_target(core), simulator, cmds)["results"]
+    return bench_records(core, simulator, cmds, res), verify(cmds, res)[1]
 
 
-def run_ccm(engine: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """(CCM records, mismatching packets) for the mode engine on block core `engine`."""
-    rng = random.Random(f"{seed}-ccm-{engine}")
+def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for the mode engine on block core `core`."""
+    rng = random.Random(f"{seed}-ccm-{core}")
     cmds, meas = engine_bench.plan(rng, sizes, packets)
-    res = session.simulate(session.engine_target(engine), simulator, cmds)["results"]
+    res = session.simulate(session.engine_target(core), simulator, cmds)["results"]
     _n, bad = engine_bench.check(cmds, res)
-    return engine_bench.records(engine, simulator, res, meas), bad
+    return engine_bench.records(core, simulator, res, meas), bad
 
 
 # aes_mode_multi bench build (aesip.session.multi_target): 16 lanes on aes_pipe, input FIFOs

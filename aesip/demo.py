@@ -76,12 +76,12 @@ def build_commands(rng: random.Random, kats: list[dict], nrandom: int):
     return cmds, placement
 
 
-def run_engine(engine: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
-    """Part 1 on block core `engine`."""
-    rng = random.Random(f"{seed}-{engine}")
+def run_engine(core: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
+    """Part 1 on the bare block core `core`."""
+    rng = random.Random(f"{seed}-{core}")
     cmds, placement = build_commands(rng, kats, nrandom)
     t0 = time.monotonic()
-    resp = session.simulate(session.core_target(engine), simulator, cmds)
+    resp = session.simulate(session.core_target(core), simulator, cmds)
     elapsed = time.monotonic() - t0
     res = resp["results"]
     checked, bad = verify(cmds, res)
@@ -92,7 +92,7 @@ def run_engine(engine: str, simulator: str, kats: list[dict], nrandom: int, seed
         exp = r["pt"] if r["dec"] else r["ct"]
         if got != exp:
             bad.append({"kat": r["name"], "key_bits": len(r["key"]) * 8, "got": got.hex(), "expected": exp.hex()})
-    return checked, bad, bench_records(engine, simulator, cmds, res), elapsed, resp.get("cycles", 0)
+    return checked, bad, bench_records(core, simulator, cmds, res), elapsed, resp.get("cycles", 0)
 
 
 # --------------------------------------------------------------------------- CCM mix
