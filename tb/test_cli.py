@@ -19,16 +19,15 @@ import pytest
 
 from aesip import ref, rtl, runreq, sim
 from aesip.bench import verify
+from aesip.tb.seed import run_seed
 
 ROOT = rtl.ROOT
 TIMEOUT = 900
-NR = {16: 10, 24: 12, 32: 14}
+NR = ref.ROUNDS
 
 
 def _seed() -> int:
-    s = int(os.environ.get("AESIP_SEED") or random.SystemRandom().randrange(2**32))
-    print(f"seed {s} (replay with AESIP_SEED={s})")
-    return s
+    return run_seed()
 
 
 def aesip_cmd() -> list[str]:

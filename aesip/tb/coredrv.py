@@ -16,6 +16,27 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
 
+def dut_params(dut, names) -> dict[str, int]:
+    """Parameters of the build under test, read from the DUT itself (parameters are
+    visible to cocotb on Icarus, and on Verilator through the --public-flat-rw that
+    cocotb's runner passes)."""
+    return {n: int(getattr(dut, n).value) for n in names}
+
+
+def tuser_in(slot_w: int, dec: bool, slot: int = 0, tag: int = 0) -> int:
+    """s_axis_tuser = {tag, slot, dec} (docs/cores.md)."""
+    return (tag << (slot_w + 1)) | (slot << 1) | int(bool(dec))
+
+
+def drive_key(dut, slot: int, key: bytes | None) -> None:
+    """Present a key-load request on the key port (None: no request)."""
+    dut.key_valid.value = int(key is not None)
+    if key is not None:
+        dut.key_slot.value = slot
+        dut.key_bytes.value = len(key)
+    dut.key_data.value = 0 if key is None else int.from_bytes(key[:32].ljust(32, b"\0"), "little")
+
+
 @dataclass
 class BlockOut:
     data: bytes
@@ -122,7 +143,7 @@ class CoreDriver:
         self.dut.zeroize.value = 0
 
     def tuser_in(self, dec: bool, slot: int = 0, tag: int = 0) -> int:
-        return (tag << (self.slot_w + 1)) | (slot << 1) | int(bool(dec))
+        return tuser_in(self.slot_w, dec, slot, tag)
 
     async def send(self, block: bytes, dec: bool, slot: int = 0, tag: int = 0) -> None:
         assert len(block) == 16

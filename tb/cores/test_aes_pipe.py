@@ -1,38 +1,51 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aes_pipe-specific cocotb tests (run by tb/cores/test_pipe.py).
+"""aes_pipe (docs/pipe.md): its own cocotb tests, and the pytest entry that runs them
+together with the generic core tests (tb/cores/core_generic.py).
 
 A light cycle-based bench drives the core directly (one coroutine, one pass per clock)
 so that cycle-exact properties can be checked: no bubbles, fixed latency, key-slot
 rules, AXI output stability. Expected values come only from `cryptography` (aesip.ref)
 and the NIST CAVP files (aesip.vectors), never from the RTL.
 
-Environment (set by test_pipe.py):
-  AESIP_PIPE_PARAMS  JSON of the core parameters of this build (NR_MAX, DIRECTION, ...)
+The build's parameters (NR_MAX, DIRECTION, SUB_STAGES, ...) are read from the DUT
+(`load_params`). Environment (test sizes, set by the pytest entry below):
   AESIP_MCT_RECORDS  CBC Monte Carlo records per chain (default 3)
   AESIP_NBLOCKS      blocks for the streaming tests (default 2000)
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
+import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
-from aesip import ref, vectors
+from aesip import ref, sim, vectors
+from aesip.tb.coredrv import drive_key, dut_params, tuser_in
+from aesip.tb.seed import test_rng
+from tb.cores.core_generic import run_core
 
-P = {"SBOX_IMPL": 0, "SLOT_W": 1, "TAG_W": 8, "NR_MAX": 14, "DIRECTION": 2, "SUB_STAGES": 0}
-P.update(json.loads(os.environ.get("AESIP_PIPE_PARAMS", "{}")))
-NR = {16: 10, 24: 12, 32: 14}
-NR_MAX, DIRECTION, SUB = P["NR_MAX"], P["DIRECTION"], P["SUB_STAGES"]
-# cycles between the input handshake cycle and the first output-valid cycle
-LATENCY = 1 + NR_MAX * (1 + SUB)
-AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
-SCRUB_CYCLES = 2 ** AW
+NR = ref.ROUNDS
+# Parameters of the build under test, read from the DUT by load_params (one build per
+# simulation), and what follows from them.
+P: dict[str, int] = {}
+NR_MAX = DIRECTION = SUB = 0
+LATENCY = 0        # cycles between the input handshake cycle and the first output-valid cycle
+AW = 0             # round-key memory address width
+SCRUB_CYCLES = 0   # clocks of the key-memory scrub after rst / zeroize
+
+
+def load_params(dut) -> None:
+    global NR_MAX, DIRECTION, SUB, LATENCY, AW, SCRUB_CYCLES
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "SUB_STAGES")))
+    NR_MAX, DIRECTION, SUB = P["NR_MAX"], P["DIRECTION"], P["SUB_STAGES"]
+    LATENCY = 1 + NR_MAX * (1 + SUB)
+    AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
+    SCRUB_CYCLES = 2 ** AW
 
 
 def key_supported(key: bytes | None) -> bool:
@@ -58,10 +71,11 @@ def supported_dirs() -> list[bool]:
     return [d for d in (False, True) if dir_supported(d)]
 
 
-def rng_for_test() -> random.Random:
-    seed = cocotb.RANDOM_SEED
-    cocotb.log.info("test seed %d (replay with AESIP_SEED=%d); params %s", seed, seed, P)
-    return random.Random(seed)
+def rng_for_test(dut) -> random.Random:
+    """The test's random numbers (aesip.tb.seed); reads the build's parameters first."""
+    load_params(dut)
+    cocotb.log.info("parameters %s", P)
+    return test_rng()
 
 
 @dataclass
@@ -95,7 +109,7 @@ class Bench:
     then sample the settled handshakes (ReadOnly) that will complete at the next edge.
     Cycle numbers count rising edges since the bench started."""
 
-    def __init__(self, dut):
+    def __init__(self, dut, rng: random.Random):
         self.dut = dut
         self.slot_w = len(dut.key_slot)
         self.tag_w = len(dut.m_axis_tuser) - 1
@@ -112,7 +126,7 @@ class Bench:
         self.zeroize_cycles: list[int] = []
         self.p_gap = 0.0
         self.p_bp = 0.0
-        self.rng = random.Random(0)
+        self.rng = rng              # input gaps and output backpressure
         self.on_out = None          # callback(Out, Item) after each output handshake
         self.tready_low_cycles = 0  # cycles with a block presented but not accepted
         self.key_ready_hist: list[int] = []
@@ -148,7 +162,7 @@ class Bench:
         self.zeroize_at = self.cycle + 1
 
     def tuser(self, it: Item) -> int:
-        return (it.tag << (self.slot_w + 1)) | (it.slot << 1) | int(it.dec)
+        return tuser_in(self.slot_w, it.dec, it.slot, it.tag)
 
     async def _run(self) -> None:
         dut = self.dut
@@ -168,14 +182,9 @@ class Bench:
             if self.key_cur is None and self.key_wait_done is None and self.keys:
                 self.key_cur = self.keys.popleft()
             if self.key_cur is not None:
-                k = self.key_cur
-                dut.key_valid.value = 1
-                dut.key_slot.value = k.slot
-                dut.key_bytes.value = len(k.key)
-                dut.key_data.value = int.from_bytes(k.key.ljust(32, b"\0"), "little")
+                drive_key(dut, self.key_cur.slot, self.key_cur.key)
             else:
-                dut.key_valid.value = 0
-                dut.key_data.value = 0
+                drive_key(dut, 0, None)
             z = self.zeroize_at == self.cycle
             dut.zeroize.value = int(z)
             if z:
@@ -260,8 +269,8 @@ async def test_slot_switch_every_block(dut):
     before. Back to back (one block accepted and delivered every clock, fixed latency),
     then with random input gaps and output backpressure. Data, err, tags and order are
     checked for every block."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     nslots = min(4, b.nslots)
     assert nslots == 4, "this test needs SLOT_W >= 2"
@@ -317,8 +326,8 @@ async def test_key_load_while_streaming(dut):
     no bubble for them and correct results; the loaded slot is locked for exactly
     4*Nr+6 clocks; blocks of the slot presented during the load wait and then use the
     new key; a load requested while blocks of that slot are in flight waits for them."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     nslots = min(4, b.nslots)
     sizes = supported_sizes()
@@ -442,7 +451,7 @@ async def test_cbc_mct(dut):
     chaining in the testbench: all supported chains run interleaved, each in its own
     key slot with its own tag; each record re-keys its slot while the other chains
     keep streaming. AESIP_MCT_RECORDS records per chain."""
-    b = Bench(dut)
+    b = Bench(dut, rng_for_test(dut))
     await b.start()
     nrec = int(os.environ.get("AESIP_MCT_RECORDS", "3"))
     chains: list[MctChain] = []
@@ -497,7 +506,7 @@ async def test_nist_ecb(dut):
     """Every NIST CAVP ECB KAT and MMT record (128/192/256, encrypt and decrypt), keys
     alternating over the slots. Records this build supports must match; blocks for an
     unsupported key size or direction must come out with err=1 and zero data."""
-    b = Bench(dut)
+    b = Bench(dut, rng_for_test(dut))
     await b.start()
     recs = vectors.aes_ecb_records()
     items: list[Item] = []
@@ -536,8 +545,8 @@ async def test_random_mixed(dut):
     """Random keys of every length (legal, unsupported, illegal), random slots and
     directions (including unsupported ones), random gaps and backpressure; every output
     checked (data or err=1 with zero data, tag, order, count)."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     keys: dict[int, bytes | None] = {s: None for s in range(b.nslots)}
     items: list[Item] = []
@@ -568,8 +577,8 @@ async def test_random_mixed(dut):
 async def test_latency_and_throughput(dut):
     """Latency is LATENCY clocks for every key size, direction, key and data value, and
     back-to-back blocks come out one per clock."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     for kb in supported_sizes():
         key = rng.randbytes(kb)
@@ -604,8 +613,8 @@ async def test_bad_keys_and_zeroize(dut):
     are correct, every other block (in flight or later) comes out with err=1 and zero
     data, in order with its tag; key_ready stays low during the scrub, and a reload
     works again."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     items: list[Item] = []
 
@@ -669,3 +678,39 @@ async def test_bad_keys_and_zeroize(dut):
         add(b.nslots - 1, key, dec)
     await b.drain()
     check_outputs(b, items, b.outs, "after zeroize")
+
+
+# ------------------------------------------------------------------------ pytest entry
+SLOT_SWITCH = ["test_slot_switch_every_block"]
+VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", "test_bad_keys_and_zeroize"]
+
+# simulator, parameters, generic tests too, own tests, environment (test sizes).
+# The generic tests on the default build with both S-boxes (every CAVP ECB record with
+# the table S-boxes on Verilator, every 7th elsewhere), then this file's tests:
+#   SLOT_W=2: keys of different sizes switching every block, key loads while streaming,
+#     zeroize in a stream;
+#   SLOT_W=3 SUB_STAGES=2 composite S-boxes: interleaved NIST CBC Monte Carlo chains
+#     (enc/dec x 128/192/256), key loads while streaming;
+#   NR_MAX=10 DIRECTION=0 SUB_STAGES=2 and DIRECTION=1 SUB_STAGES=1: the generic tests
+#     rewritten for a core that supports only part of the key sizes/directions
+#     (unsupported -> err=1);
+#   one small Icarus run (SLOT_W=2, NR_MAX=12, SUB_STAGES=1).
+CASES = [
+    ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
+    ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
+    ("icarus", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "150"}),
+    ("verilator", {"SLOT_W": 2}, False,
+     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "3000"}),
+    ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 3, "SUB_STAGES": 2}, False,
+     ["test_cbc_mct", "test_key_load_while_streaming"] + SLOT_SWITCH,
+     {"AESIP_MCT_RECORDS": "4", "AESIP_NBLOCKS": "1000"}),
+    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 2}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("verilator", {"DIRECTION": 1, "SUB_STAGES": 1}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "SUB_STAGES": 1}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters,generic,own,env",
+                         [pytest.param(*c, id=sim.case_id(c[0], c[1])) for c in CASES])
+def test_aes_pipe(simulator, parameters, generic, own, env):
+    run_core("pipe", __name__, simulator, parameters, generic, own, env)
