@@ -26,7 +26,11 @@ def test_rng(name: str | None = None) -> random.Random:
     import cocotb
 
     seed = cocotb.RANDOM_SEED
-    run = os.environ.get("COCOTB_RANDOM_SEED", "?")
+    run = os.environ.get("COCOTB_RANDOM_SEED")
+    if run is None:  # no seed given: cocotb drew the run seed itself
+        from cocotb import regression
+
+        run = getattr(getattr(regression, "_manager_inst", None), "_regression_seed", "?")
     cocotb.log.info("%s: random seed %d; replay with AESIP_SEED=%s", name or "test", seed, run)
     return random.Random(seed)
 
