@@ -15,7 +15,7 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles
 
 from aesip import ref, rtl, sim, vectors
 from aesip.tb.coredrv import CoreDriver

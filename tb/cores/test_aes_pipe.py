@@ -17,15 +17,14 @@ from __future__ import annotations
 import os
 import random
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cocotb
 import pytest
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 
 from aesip import ref, sim, vectors
-from aesip.tb.coredrv import drive_key, dut_params, tuser_in
+from aesip.tb.coredrv import CycleBench, dut_params
 from aesip.tb.seed import test_rng
 from tb.cores.core_generic import run_core
 
@@ -96,135 +95,53 @@ class Out:
     cycle: int
 
 
-@dataclass
-class KeyLoad:
-    slot: int
-    key: bytes
-    hs_cycle: int = -1          # cycle of the key_valid && key_ready handshake
-    done_cycle: int = -1        # first cycle with key_ready high again
-
-
-class Bench:
-    """Cycle-based driver/monitor. Every clock: drive inputs after the rising edge,
-    then sample the settled handshakes (ReadOnly) that will complete at the next edge.
-    Cycle numbers count rising edges since the bench started."""
+class Bench(CycleBench):
+    """aes_pipe's checks on the shared cycle-level driver (aesip.tb.coredrv): every
+    output handshake is matched to the oldest block in flight (nothing without an
+    input), outputs stay stable until taken, and `on_out` lets a test react to each
+    output (the CBC Monte Carlo chains)."""
 
     def __init__(self, dut, rng: random.Random):
-        self.dut = dut
-        self.slot_w = len(dut.key_slot)
-        self.tag_w = len(dut.m_axis_tuser) - 1
-        self.nslots = 2 ** self.slot_w
-        self.cycle = 0
-        self.tx: deque[Item] = deque()
-        self.cur: Item | None = None
+        super().__init__(dut, rng)
         self.sent: list[Item] = []
         self.outs: list[Out] = []
-        self.keys: deque[KeyLoad] = deque()
-        self.key_cur: KeyLoad | None = None
-        self.key_wait_done: KeyLoad | None = None
-        self.zeroize_at: int | None = None
-        self.zeroize_cycles: list[int] = []
-        self.p_gap = 0.0
-        self.p_bp = 0.0
-        self.rng = rng              # input gaps and output backpressure
         self.on_out = None          # callback(Out, Item) after each output handshake
         self.tready_low_cycles = 0  # cycles with a block presented but not accepted
-        self.key_ready_hist: list[int] = []
         self._held: tuple | None = None
         self.inflight: deque[Item] = deque()
 
     async def start(self) -> None:
+        await super().start(reset_cycles=4)
+
+    def sample_output(self, c: int, zero: bool, key_ready: int) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
-        dut.rst.value = 1
-        for sig in (dut.zeroize, dut.key_valid, dut.key_slot, dut.key_bytes, dut.key_data,
-                    dut.s_axis_tvalid, dut.s_axis_tdata, dut.s_axis_tuser):
-            sig.value = 0
-        dut.m_axis_tready.value = 1
-        await ClockCycles(dut.clk, 4)
-        dut.rst.value = 0
-        cocotb.start_soon(self._run())
+        mv = int(dut.m_axis_tvalid.value)
+        mr = int(dut.m_axis_tready.value)
+        if mv:
+            held = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
+            if self._held is not None:
+                assert held == self._held, f"cycle {c}: output changed while not accepted"
+            self._held = None if mr else held
+            if mr:
+                tu = held[1]
+                o = Out(held[0].to_bytes(16, "little"), tu >> 1, tu & 1, c)
+                assert self.inflight, f"cycle {c}: output without an input (duplicate)"
+                it = self.inflight.popleft()
+                self.outs.append(o)
+                if self.on_out is not None:
+                    self.on_out(o, it)
+        else:
+            assert self._held is None, f"cycle {c}: m_axis_tvalid dropped before the transfer"
 
-    def set_gaps(self, p_gap: float = 0.0, p_bp: float = 0.0, rng: random.Random | None = None) -> None:
-        self.p_gap, self.p_bp = p_gap, p_bp
-        if rng is not None:
-            self.rng = rng
-
-    def send(self, item: Item) -> None:
-        self.tx.append(item)
-
-    def load_key(self, slot: int, key: bytes) -> KeyLoad:
-        kl = KeyLoad(slot, key)
-        self.keys.append(kl)
-        return kl
-
-    def zeroize(self) -> None:
-        self.zeroize_at = self.cycle + 1
-
-    def tuser(self, it: Item) -> int:
-        return tuser_in(self.slot_w, it.dec, it.slot, it.tag)
-
-    async def _run(self) -> None:
-        dut = self.dut
-        while True:
-            await RisingEdge(dut.clk)
-            self.cycle += 1
-            # ---- drive -------------------------------------------------------------
-            if self.cur is None and self.tx and not (self.p_gap and self.rng.random() < self.p_gap):
-                self.cur = self.tx.popleft()
-            if self.cur is not None:
-                dut.s_axis_tvalid.value = 1
-                dut.s_axis_tdata.value = int.from_bytes(self.cur.data, "little")
-                dut.s_axis_tuser.value = self.tuser(self.cur)
+    def sample_input(self, c: int, zero: bool, key_ready: int) -> None:
+        if self.cur is not None:
+            if int(self.dut.s_axis_tready.value):
+                self.cur.in_cycle = c
+                self.sent.append(self.cur)
+                self.inflight.append(self.cur)
+                self.cur = None
             else:
-                dut.s_axis_tvalid.value = 0
-            dut.m_axis_tready.value = 0 if (self.p_bp and self.rng.random() < self.p_bp) else 1
-            if self.key_cur is None and self.key_wait_done is None and self.keys:
-                self.key_cur = self.keys.popleft()
-            if self.key_cur is not None:
-                drive_key(dut, self.key_cur.slot, self.key_cur.key)
-            else:
-                drive_key(dut, 0, None)
-            z = self.zeroize_at == self.cycle
-            dut.zeroize.value = int(z)
-            if z:
-                self.zeroize_cycles.append(self.cycle)
-            # ---- sample ------------------------------------------------------------
-            await ReadOnly()
-            key_ready = int(dut.key_ready.value)
-            self.key_ready_hist.append(key_ready)
-            if self.key_wait_done is not None and key_ready:
-                self.key_wait_done.done_cycle = self.cycle
-                self.key_wait_done = None
-            if self.key_cur is not None and key_ready:
-                self.key_cur.hs_cycle = self.cycle
-                self.key_wait_done = self.key_cur
-                self.key_cur = None
-            mv = int(dut.m_axis_tvalid.value)
-            mr = int(dut.m_axis_tready.value)
-            if mv:
-                held = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
-                if self._held is not None:
-                    assert held == self._held, f"cycle {self.cycle}: output changed while not accepted"
-                self._held = None if mr else held
-                if mr:
-                    tu = held[1]
-                    o = Out(held[0].to_bytes(16, "little"), tu >> 1, tu & 1, self.cycle)
-                    assert self.inflight, f"cycle {self.cycle}: output without an input (duplicate)"
-                    it = self.inflight.popleft()
-                    self.outs.append(o)
-                    if self.on_out is not None:
-                        self.on_out(o, it)
-            else:
-                assert self._held is None, f"cycle {self.cycle}: m_axis_tvalid dropped before the transfer"
-            if self.cur is not None:
-                if int(dut.s_axis_tready.value):
-                    self.cur.in_cycle = self.cycle
-                    self.sent.append(self.cur)
-                    self.inflight.append(self.cur)
-                    self.cur = None
-                else:
-                    self.tready_low_cycles += 1
+                self.tready_low_cycles += 1
 
     async def wait_outputs(self, n: int, limit: int = 2_000_000) -> None:
         start = self.cycle
@@ -235,11 +152,6 @@ class Bench:
     async def wait_accepted(self) -> None:
         while self.tx or self.cur is not None:
             await RisingEdge(self.dut.clk)
-
-    async def wait_keys(self) -> None:
-        while self.keys or self.key_cur is not None or self.key_wait_done is not None:
-            await RisingEdge(self.dut.clk)
-        await RisingEdge(self.dut.clk)
 
     async def drain(self) -> None:
         await self.wait_outputs(len(self.sent) + len(self.tx) + (self.cur is not None))
@@ -309,7 +221,7 @@ async def test_slot_switch_every_block(dut):
     # 2) random gaps and backpressure
     done = len(b.outs)
     for p_gap, p_bp in ((0.0, 0.5), (0.5, 0.0), (0.3, 0.3), (0.1, 0.8), (0.7, 0.7)):
-        b.set_gaps(p_gap, p_bp, rng)
+        b.set_gaps(p_gap, p_bp)
         items = make(n // 10, done)
         for it in items:
             b.send(it)
@@ -559,7 +471,7 @@ async def test_random_mixed(dut):
             keys[s] = rng.randbytes(kb)
             b.load_key(s, keys[s])
         await b.wait_keys()
-        b.set_gaps(rng.choice([0.0, 0.3, 0.7]), rng.choice([0.0, 0.3, 0.7]), rng)
+        b.set_gaps(rng.choice([0.0, 0.3, 0.7]), rng.choice([0.0, 0.3, 0.7]))
         for _ in range(rng.randint(10, 100)):
             s = rng.randrange(b.nslots)
             blk, dec = rng.randbytes(16), rng.random() < 0.5
@@ -654,7 +566,7 @@ async def test_bad_keys_and_zeroize(dut):
     first = len(items)
     stream = [add(rng.randrange(b.nslots), None) for _ in range(3 * LATENCY)]
     await ClockCycles(dut.clk, LATENCY + 3)
-    b.zeroize()
+    b.zeroize_next()
     await b.drain()
     z = b.zeroize_cycles[-1]
     for it in stream:
