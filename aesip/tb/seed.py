@@ -25,13 +25,16 @@ def test_rng(name: str | None = None) -> random.Random:
     the log line (cocotb already derives the per-test seed from the test's name)."""
     import cocotb
 
+    from cocotb import regression
+
+    manager = getattr(regression, "_manager_inst", None)
     seed = cocotb.RANDOM_SEED
     run = os.environ.get("COCOTB_RANDOM_SEED")
     if run is None:  # no seed given: cocotb drew the run seed itself
-        from cocotb import regression
-
-        run = getattr(getattr(regression, "_manager_inst", None), "_regression_seed", "?")
-    cocotb.log.info("%s: random seed %d; replay with AESIP_SEED=%s", name or "test", seed, run)
+        run = getattr(manager, "_regression_seed", "?")
+    if name is None:
+        name = getattr(getattr(manager, "_test", None), "fullname", "test")
+    cocotb.log.info("%s: random seed %d; replay with AESIP_SEED=%s", name, seed, run)
     return random.Random(seed)
 
 
