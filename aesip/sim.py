@@ -137,6 +137,12 @@ def run(
     return Path(results)
 
 
+def case_id(simulator: str, parameters: dict) -> str:
+    """pytest id of a DUT build: simulator and the parameters given, e.g.
+    'verilator-SBOX_IMPL=1' (the defaults of the RTL apply to the others)."""
+    return "-".join([simulator] + [f"{k}={v}" for k, v in parameters.items()])
+
+
 def check_results(results: Path) -> None:
     """Raise AssertionError if the cocotb results file records a failure or no test."""
     from cocotb_tools.check_results import get_results

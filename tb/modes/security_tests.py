@@ -33,7 +33,7 @@ from tb.modes.engine_tests import random_packet, run_packets
 
 BUF_BYTES = 4096
 NR_MAX = int(os.environ.get("AESIP_NR_MAX", "14"))
-NR_MAX_BYTES = {10: 16, 12: 24, 14: 32}[NR_MAX]
+NR_MAX_BYTES = {nr: kb for kb, nr in ref.ROUNDS.items()}[NR_MAX]  # largest key size it supports
 ALL_OPS = list(iface.OPS)
 
 
