@@ -20,14 +20,15 @@ COMMON = [
     "common/aes_key_expand.v",
 ]
 
-# engine name -> (top module, extra files under rtl/)
+# Block cores: name -> (top module, extra files under rtl/). The names are the values of
+# the mode engines' CORE parameter and of the CLI's `--engine` option (kept for users).
 CORES = {
     "iter32": ("aes_iter32", ["cores/aes_iter32.v"]),
     "iter128": ("aes_iter128", ["cores/aes_iter128.v"]),
     "pipe": ("aes_pipe", ["cores/aes_pipe_rkmem.v", "cores/aes_pipe_stage.v", "cores/aes_pipe.v"]),
 }
 
-ENGINES = list(CORES)
+CORE_NAMES = list(CORES)
 
 
 def sources(extra: list[str] | None = None) -> list[Path]:
@@ -36,13 +37,13 @@ def sources(extra: list[str] | None = None) -> list[Path]:
     return [RTL / f for f in files]
 
 
-def core_sources(engine: str) -> list[Path]:
-    top, files = CORES[engine]
-    return sources(files)
+def core_sources(core: str) -> list[Path]:
+    """Absolute paths of block core `core` with the common primitives."""
+    return sources(CORES[core][1])
 
 
-def core_top(engine: str) -> str:
-    return CORES[engine][0]
+def core_top(core: str) -> str:
+    return CORES[core][0]
 
 
 def all_rtl_files() -> list[Path]:
@@ -55,9 +56,11 @@ def verilog_value(value) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
-# The mode engine (rtl/modes) on top of one of the block cores, selected by name through
-# the aes_core wrapper: the engine's CORE parameter is the engine name (in this order).
-ENGINE_CORE = ["iter128", "iter32", "pipe"]
+# The mode engine (rtl/modes/aes_mode_engine.v) on top of one of the block cores, selected
+# by name through the aes_core wrapper: its CORE parameter is a block core name. The block
+# cores in the order of the mode-engine synthesis designs (aesip.synth: ccm-<core>).
+MODE_ENGINE_TOP = "aes_mode_engine"
+MODE_ENGINE_CORES = ["iter128", "iter32", "pipe"]
 MODES = ["cores/aes_core.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_cmd_decode.v",
          "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
 
@@ -81,7 +84,8 @@ def includes() -> list[Path]:
     return [RTL / f for f in COMMON_INCLUDES + MODE_INCLUDES]
 
 
-def engine_sources(core: str = "iter128") -> list[Path]:
+def mode_engine_sources(core: str = "iter128") -> list[Path]:
+    """Absolute paths of aes_mode_engine on block core `core` (its CORE parameter)."""
     return sources(CORES[core][1] + MODES)
 
 
@@ -91,4 +95,5 @@ MULTI = MODES[:-1] + ["modes/aes_mode_multi.v"]
 
 
 def multi_sources(core: str = "pipe") -> list[Path]:
+    """Absolute paths of aes_mode_multi on block core `core` (its CORE parameter)."""
     return sources(CORES[core][1] + MULTI)
