@@ -226,9 +226,10 @@ module aes_mode_engine #(
     always @(*) if (f_past && !rst && f_fair) assert(f_stall <= F_N);
 `endif
 
-    // covers: a packet with output beats completes OK; an error status
+    // covers: a packet's last output beat; an OK status; an error status
     always @(posedge clk) if (f_past && !rst) begin
-        cover(m_axis_sts_tvalid && m_axis_sts_tready && m_axis_sts_tdata[135:128] == 8'd0 && f_dout != 8'd0);
+        cover(m_axis_tvalid && m_axis_tready && m_axis_tlast && !m_axis_tuser);
+        cover(m_axis_sts_tvalid && m_axis_sts_tready && m_axis_sts_tdata[135:128] == 8'd0);
         cover(m_axis_sts_tvalid && m_axis_sts_tready && m_axis_sts_tdata[135:128] != 8'd0);
     end
 `endif
