@@ -47,5 +47,10 @@ bench: $(STAMP)
 synth: $(STAMP)
 	$(VENV)/bin/aesip synth --update-docs
 
+# Documentation figures: render docs/figures/*.dot (graphviz-pure) and *.json (WaveDrom,
+# yowasp-wavedrom) into the SVGs beside them (aesip/gen_docs.py; tb/test_docs.py checks them).
+docs: $(STAMP)
+	$(VPY) -m aesip.gen_docs
+
 clean:
 	rm -rf sim_build sim_build_soak build syn/out .pytest_cache formal/build

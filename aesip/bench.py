@@ -16,7 +16,7 @@ Record fields:
   bits_per_cycle (128 / cycles_per_block), latency_cycles, sim.
 
 CCM records (engine 'ccm-<core>': aes_mode_engine with CORE = that core, one more
-simulation per core; see aesip/tb/engine_bench.py for the method): op 'ccm-encrypt',
+simulation per core; see aesip/engine_bench.py for the method): op 'ccm-encrypt',
 key_bits, bytes_per_packet (payload; `--ccm-sizes`, default 16,64,256,1500), aad_bytes
 (32), nonce_bytes (13), tag_bytes (8), packets (1 = a single packet, or `--ccm-packets`
 back to back, default 8), cycles (first command handshake to the last packet's last
@@ -37,7 +37,8 @@ import random
 import sys
 from collections import Counter
 
-from aesip import ref, rtl
+from aesip import engine_bench, ref, rtl, session
+from aesip.errors import EXIT_SIM, SimError, UsageError
 
 KEY_BITS = (128, 192, 256)
 OPS = (("encrypt", False), ("decrypt", True))
@@ -110,80 +111,39 @@ def bench_records(engine: str, simulator: str, commands: list[dict], results: li
     return recs
 
 
-def run_engine(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """(records, wrong blocks) for one engine, from one simulation."""
-    from aesip.cli import simulate
-
-    rng = random.Random(f"{seed}-{engine}")
+def run_engine(core: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(records, wrong blocks) for the bare block core `core`, from one simulation."""
+    rng = random.Random(f"{seed}-{core}")
     cmds = bench_commands(rng, nblocks)
-    res = simulate(engine, simulator, cmds)["results"]
-    return bench_records(engine, simulator, cmds, res), verify(cmds, res)[1]
+    res = session.simulate(session.core_target(core), simulator, cmds)["results"]
+    return bench_records(core, simulator, cmds, res), verify(cmds, res)[1]
 
 
-def run_ccm(engine: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """(CCM records, mismatching packets) for the mode engine on core `engine`."""
-    from aesip.cli import simulate
-    from aesip.tb import engine_bench
-
-    rng = random.Random(f"{seed}-ccm-{engine}")
+def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for the mode engine on block core `core`."""
+    rng = random.Random(f"{seed}-ccm-{core}")
     cmds, meas = engine_bench.plan(rng, sizes, packets)
-    res = simulate(engine, simulator, cmds, modes=True)["results"]
+    res = session.simulate(session.engine_target(core), simulator, cmds)["results"]
     _n, bad = engine_bench.check(cmds, res)
-    return engine_bench.records(engine, simulator, res, meas), bad
+    return engine_bench.records(core, simulator, res, meas), bad
 
 
-# aes_mode_multi bench build: 16 lanes (a lane issues one step per latency + 1 = 15 cycles
-# on aes_pipe, so 16 lanes can keep both pipelines busy every clock); input FIFOs of 128
-# beats hold a whole 1500-byte packet with its AAD. Bursts of 32 and 128 packets show how
-# the aggregate approaches one block per clock per pipeline once the fill/drain (one
-# packet's serial CBC-MAC chain) is amortised.
-MULTI_LANES = 16
-MULTI_IN_AW = 7
+# aes_mode_multi bench build (aesip.session.multi_target): 16 lanes on aes_pipe, input FIFOs
+# of 128 beats. Bursts of 32 and 128 packets show how the aggregate approaches one block
+# per clock per pipeline once the fill/drain (one packet's serial CBC-MAC chain) is
+# amortised.
+MULTI_CORE = "pipe"
+MULTI_LANES = session.MULTI_LANES
 MULTI_PACKETS = (32, 128)
 
 
-def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: int = 2) -> dict:
-    """aesip.cli.simulate for aes_mode_multi (same executor, aesip.tb.engine_cli_tb)."""
-    import fcntl
-    import os
-    import tempfile
-    from pathlib import Path
-
-    from aesip import cli, sim
-
-    cli.check_engine(rtl.ENGINE_CORE[core], simulator, modes=True)
-    os.environ.pop("PYTEST_CURRENT_TEST", None)
-    top = rtl.MULTI_TOP
-    params = {"CORE": core, "SLOT_W": cli.ENGINE_SLOT_W, "LANES": lanes, "IN_AW": MULTI_IN_AW}
-    base = cli.build_base()
-    bdir = sim.build_dir_for(top, simulator, params, base)
-    with tempfile.TemporaryDirectory(prefix="aesip-") as tmp, open(base / f"{bdir.name}.lock", "w") as lock:
-        reqf, respf = Path(tmp) / "req.json", Path(tmp) / "resp.json"
-        reqf.write_text(json.dumps({"commands": commands}))
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        stage = "build"
-        try:
-            with cli._stdout_to_stderr():
-                results = sim.run(toplevel=top, sources=rtl.multi_sources(core), test_module=cli.ENGINE_TB_MODULE,
-                                  sim=simulator, parameters=params,
-                                  extra_env={"AESIP_CLI_REQ": str(reqf), "AESIP_CLI_RESP": str(respf)},
-                                  build_base=base, quiet=True)
-                stage = "simulation"
-                sim.check_results(results)
-        except (Exception, SystemExit) as e:  # the cocotb runner calls sys.exit on simulator failure
-            if isinstance(e, SystemExit):
-                stage = "simulation"
-            log = bdir / ("build.log" if stage == "build" else "test.log")
-            raise cli.SimError(f"{stage} of {top} ({simulator}) failed: {e}\n  log {log}:\n{cli._tail(log)}") from None
-        if not respf.exists():
-            raise cli.SimError(f"simulation of {top} ({simulator}) wrote no results; log {bdir / 'test.log'}")
-        return json.loads(respf.read_text())
+def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: str = MULTI_CORE) -> dict:
+    """A session of aes_mode_multi with `lanes` lanes on block core `core`."""
+    return session.simulate(session.multi_target(core, lanes), simulator, commands)
 
 
 def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES) -> tuple[list[dict], list[dict]]:
     """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe."""
-    from aesip.tb import engine_bench
-
     rng = random.Random(f"{seed}-ccm-multi-pipe")
     counts = sorted({1, packets, *MULTI_PACKETS})
     cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts)
@@ -224,8 +184,6 @@ def format_ccm_table(recs: list[dict]) -> str:
 
 
 def parse_sizes(text: str) -> list[int]:
-    from aesip.cli import UsageError
-
     if text.strip().lower() in ("", "none"):
         return []
     try:
@@ -238,8 +196,6 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def bench_main(args) -> int:
-    from aesip.cli import EXIT_SIM, SimError, UsageError
-
     engines = args.engine or rtl.ENGINES
     if args.blocks < 2:
         raise UsageError("--blocks must be at least 2")

@@ -39,66 +39,14 @@ import sys
 import time
 from collections import Counter
 
-from aesip import ref, rtl, vectors
+from aesip import iface, ref, rtl, session, vectors
 from aesip.bench import bench_commands, bench_records, verify
+from aesip.errors import UsageError
+from aesip.planner import BlockPlanner
 
 BENCH_BLOCKS = 32
 SIZES = (16, 24, 32)
 NSLOTS = 2  # key slots of the bare cores (SLOT_W = 1)
-
-
-class BlockPlanner:
-    """Turns block jobs (key, whole-block data, direction) into aesip.tb.cli_tb commands.
-    Keys stay in the core's slots (LRU) so that a repeated key is not reloaded, and
-    blocks of consecutive jobs whose keys are resident are streamed together; a slot is
-    only reloaded when no pending block uses it."""
-
-    def __init__(self, nslots: int = NSLOTS):
-        self.commands: list[dict] = []
-        self.slot_key: list[bytes | None] = [None] * nslots
-        self.lru = list(range(nslots))  # least recently used first
-        self.items: list[list] = []
-        self.pending: list[tuple[int, int, int]] = []  # (job index, offset, count)
-        self.busy: set[int] = set()
-        self.placement: dict[int, tuple[int, int, int]] = {}
-
-    def _use(self, slot: int) -> None:
-        self.lru.remove(slot)
-        self.lru.append(slot)
-
-    def flush(self) -> None:
-        if not self.items:
-            return
-        ci = len(self.commands)
-        self.commands.append({"cmd": "blocks", "items": self.items})
-        for j, off, n in self.pending:
-            self.placement[j] = (ci, off, n)
-        self.items, self.pending, self.busy = [], [], set()
-
-    def slot_for(self, key: bytes) -> int:
-        if key in self.slot_key:
-            slot = self.slot_key.index(key)
-        else:
-            free = [s for s in self.lru if s not in self.busy]
-            if not free:
-                self.flush()
-                free = list(self.lru)
-            slot = free[0]
-            self.commands.append({"cmd": "key", "slot": slot, "key": key.hex()})
-            self.slot_key[slot] = key
-        self._use(slot)
-        return slot
-
-    def add(self, index: int, key: bytes, data: bytes, dec: bool) -> None:
-        slot = self.slot_for(key)
-        blocks = [data[k:k + 16] for k in range(0, len(data), 16)]
-        self.pending.append((index, len(self.items), len(blocks)))
-        self.items.extend([b.hex(), dec, slot] for b in blocks)
-        self.busy.add(slot)
-
-    def finish(self) -> list[dict]:
-        self.flush()
-        return self.commands
 
 
 def kat_records(which: str) -> list[dict]:
@@ -128,13 +76,12 @@ def build_commands(rng: random.Random, kats: list[dict], nrandom: int):
     return cmds, placement
 
 
-def run_engine(engine: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
-    from aesip.cli import simulate
-
-    rng = random.Random(f"{seed}-{engine}")
+def run_engine(core: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
+    """Part 1 on the bare block core `core`."""
+    rng = random.Random(f"{seed}-{core}")
     cmds, placement = build_commands(rng, kats, nrandom)
     t0 = time.monotonic()
-    resp = simulate(engine, simulator, cmds)
+    resp = session.simulate(session.core_target(core), simulator, cmds)
     elapsed = time.monotonic() - t0
     res = resp["results"]
     checked, bad = verify(cmds, res)
@@ -145,13 +92,13 @@ def run_engine(engine: str, simulator: str, kats: list[dict], nrandom: int, seed
         exp = r["pt"] if r["dec"] else r["ct"]
         if got != exp:
             bad.append({"kat": r["name"], "key_bits": len(r["key"]) * 8, "got": got.hex(), "expected": exp.hex()})
-    return checked, bad, bench_records(engine, simulator, cmds, res), elapsed, resp.get("cycles", 0)
+    return checked, bad, bench_records(core, simulator, cmds, res), elapsed, resp.get("cycles", 0)
 
 
 # --------------------------------------------------------------------------- CCM mix
 SIZE_CLASSES = ((16, 64), (65, 256), (257, 1024), (1025, 1500))
 KEY_SIZES = (16, 24, 32)
-ENGINE_SLOTS = 4
+ENGINE_SLOTS = session.ENGINE_SLOTS
 
 
 def _class_of(n: int) -> str:
@@ -248,7 +195,7 @@ def ccm_check(cmds: list[dict], results: list[dict], kinds: dict[int, str]) -> t
             if (msg is None) != (kinds[ci] == "tampered"):
                 why = "the reference disagrees with the planned verdict"
             elif msg is None:
-                if r["err"] != 8 or got is not None:
+                if r["err"] != iface.ERR_AUTH or got is not None:
                     why = f"tampered packet not rejected (status {r['err']}, output {'released' if got else 'none'})"
             elif r["err"] != 0:
                 why = f"status error {r['err']}"
@@ -300,12 +247,10 @@ def ccm_stats(rows: list[dict], engine: str) -> list[dict]:
 
 
 def run_ccm_mix(core: str, simulator: str, npackets: int, seed: int):
-    from aesip.cli import simulate
-
     rng = random.Random(f"{seed}-ccm-{core}")
     cmds, kinds = ccm_mix_commands(rng, npackets)
     t0 = time.monotonic()
-    resp = simulate(core, simulator, cmds, modes=True)
+    resp = session.simulate(session.engine_target(core), simulator, cmds)
     elapsed = time.monotonic() - t0
     rows, bad = ccm_check(cmds, resp["results"], kinds)
     return ccm_stats(rows, core), bad, elapsed, resp.get("cycles", 0)
@@ -329,8 +274,6 @@ def _both(vals: list) -> str:
 
 
 def demo_main(args) -> int:
-    from aesip.cli import UsageError
-
     engines = args.engine or rtl.ENGINES
     if args.random < 0:
         raise UsageError("--random must not be negative")

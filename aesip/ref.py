@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Independent reference models (OpenSSL via `cryptography`, and pycryptodome).
+"""Independent reference models (OpenSSL via `cryptography`).
 
 Nothing here is derived from our RTL; tests and the CLI compare the RTL against these.
 """
 from __future__ import annotations
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+# Number of rounds Nr per key length in bytes (FIPS-197 Figure 4); the one table every
+# test and tool uses.
+ROUNDS = {16: 10, 24: 12, 32: 14}
 
 
 def ecb_encrypt(key: bytes, data: bytes) -> bytes:
@@ -20,12 +24,6 @@ def ecb_decrypt(key: bytes, data: bytes) -> bytes:
 
 def ecb(key: bytes, data: bytes, dec: bool) -> bytes:
     return ecb_decrypt(key, data) if dec else ecb_encrypt(key, data)
-
-
-def ecb_encrypt_pycryptodome(key: bytes, data: bytes) -> bytes:
-    from Crypto.Cipher import AES
-
-    return AES.new(key, AES.MODE_ECB).encrypt(data)
 
 
 def fips197_sbox() -> list[int]:
@@ -111,14 +109,3 @@ def ccm_decrypt(key: bytes, nonce: bytes, aad: bytes, ct: bytes, tag: bytes) -> 
         return AESCCM(key, tag_length=len(tag)).decrypt(nonce, ct + tag, aad or None)
     except InvalidTag:
         return None
-
-
-def ccm_encrypt_pycryptodome(key: bytes, nonce: bytes, aad: bytes, msg: bytes, tag_len: int) -> tuple[bytes, bytes]:
-    """Second, independent CCM implementation (pycryptodome) for cross-checks, e.g. of
-    parameter combinations one library refuses."""
-    from Crypto.Cipher import AES
-
-    c = AES.new(key, AES.MODE_CCM, nonce=nonce, mac_len=tag_len, msg_len=len(msg), assoc_len=len(aad))
-    c.update(aad)
-    ct, tag = c.encrypt_and_digest(msg)
-    return ct, tag

@@ -22,13 +22,16 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from aesip import iface
+
 BLOCK = 16
 MAX_KEY_BYTES = 32    # width of the engine's key_data port (256 bits)
-IV_BYTES = 16         # the command beat's iv field
-MAX_NONCE_BYTES = 15  # nonce_len is a 4-bit field
-MAX_TAG_LEN = 31      # tag_len is a 5-bit field
-MAX_RTAG_BYTES = 16   # the command beat's received-tag field
-MAX_LEN = 1 << 64     # aad_len / payload_len are 64-bit fields
+# What the command beat's fields can encode (data/mode_engine.yaml via aesip.iface):
+IV_BYTES = iface.CMD_FIELDS["iv"][1] // 8                     # the iv field
+MAX_NONCE_BYTES = (1 << iface.CMD_FIELDS["nonce_len"][1]) - 1  # nonce_len
+MAX_TAG_LEN = (1 << iface.CMD_FIELDS["tag_len"][1]) - 1        # tag_len
+MAX_RTAG_BYTES = iface.CMD_FIELDS["tag"][1] // 8              # the received-tag field
+MAX_LEN = 1 << min(iface.CMD_FIELDS["aad_len"][1], iface.CMD_FIELDS["payload_len"][1])
 
 # Every op of the contract: input fields and the output field(s) on success.
 OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -41,37 +44,23 @@ OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ccm-decrypt": (("key", "iv", "aad", "ct", "tag"), ("msg",)),
 }
 
-# contract op -> engine op (docs/mode_engine.md, command beat bits [3:0])
-ENGINE_OP = {
-    "encrypt": "ecb-encrypt", "decrypt": "ecb-decrypt",
-    "cbc-encrypt": "cbc-encrypt", "cbc-decrypt": "cbc-decrypt", "ctr": "ctr",
-    "ccm-encrypt": "ccm-encrypt", "ccm-decrypt": "ccm-decrypt",
-}
+# contract op -> engine op (docs/mode_engine.md, table "Ops")
+ENGINE_OP = iface.CLI_OPS
+assert set(ENGINE_OP) == set(OPS), "data/mode_engine.yaml: CLI ops differ from the contract's"
 
-ERR_KEY_LEN = "invalid: key length"
-ERR_NONCE_LEN = "invalid: nonce length"
+# The contract's error strings; those the engine reports come from its status error
+# code (docs/mode_engine.md, table "Error codes", via aesip.iface.ERROR_CLI).
+ERR_KEY_LEN = iface.ERROR_CLI[iface.ERR_KEY]
+ERR_NONCE_LEN = iface.ERROR_CLI[iface.ERR_NONCE]
 ERR_IV_LEN = "invalid: iv length"
-ERR_TAG_LEN = "invalid: tag length"
-ERR_LENGTH = "invalid: length"
-ERR_AUTH = "auth"
-
-# The engine's status error codes (docs/mode_engine.md) -> the contract's error text.
-ENGINE_ERRORS = {
-    1: "invalid: op or reserved field rejected by the engine",
-    2: ERR_NONCE_LEN,
-    3: ERR_TAG_LEN,
-    4: ERR_LENGTH,
-    5: "invalid: payload too large for store-and-forward buffer",
-    6: "invalid: data framing rejected by the engine",
-    7: ERR_KEY_LEN,
-    8: ERR_AUTH,
-}
+ERR_TAG_LEN = iface.ERROR_CLI[iface.ERR_TAG_LEN]
+ERR_LENGTH = iface.ERROR_CLI[iface.ERR_LENGTH]
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 
 
 def engine_error(code: int) -> str:
-    return ENGINE_ERRORS.get(code, f"invalid: engine error code {code}")
+    return iface.ERROR_CLI.get(code, f"invalid: engine error code {code}")
 
 
 class FatalInput(Exception):

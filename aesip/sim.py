@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from aesip.rtl import ROOT
+from aesip.rtl import ROOT, include_dirs, includes, verilog_value
 
 SIMULATORS = ("verilator", "icarus")
 
@@ -96,15 +96,24 @@ def run(
     runner = get_runner(sim)
     build_args = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "-O2", "--x-assign", "unique", "--x-initial", "unique"]
+        # -Wno-fatal, but a failed parameter check ($error, rtl/common/aesip_check.vh) stops
+        build_args = ["-Wno-fatal", "-Werror-USERERROR", "-O2", "--x-assign", "unique",
+                      "--x-initial", "unique"]
     else:
         build_args = ["-g2012"]
     log = bdir / "build.log" if quiet else None
     bdir.mkdir(parents=True, exist_ok=True)
+    # The runner rebuilds an Icarus model only when a *source* is newer than it; a changed
+    # header must force that too (Verilator's make tracks headers itself).
+    vvp = bdir / "sim.vvp"
+    always = sim == "icarus" and vvp.exists() and any(
+        h.stat().st_mtime > vvp.stat().st_mtime for h in includes())
     runner.build(
         sources=[str(s) for s in sources],
+        includes=[str(d) for d in include_dirs()],
+        always=always,
         hdl_toplevel=toplevel,
-        parameters=parameters,
+        parameters={k: verilog_value(v) for k, v in parameters.items()},
         build_dir=bdir,
         build_args=build_args,
         timescale=("1ns", "1ps"),
@@ -126,6 +135,12 @@ def run(
         log_file=(bdir / "test.log") if quiet else None,
     )
     return Path(results)
+
+
+def case_id(simulator: str, parameters: dict) -> str:
+    """pytest id of a DUT build: simulator and the parameters given, e.g.
+    'verilator-SBOX_IMPL=1' (the defaults of the RTL apply to the others)."""
+    return "-".join([simulator] + [f"{k}={v}" for k, v in parameters.items()])
 
 
 def check_results(results: Path) -> None:

@@ -74,14 +74,14 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
 # The mode engine (rtl/modes/aes_mode_engine.v) on each core: synthesis-only engine names
 # "ccm-<core>", top aes_mode_engine with CORE set by the variant (defaults otherwise:
 # SLOT_W=2, LEN_W=32, BUF_AW=8, i.e. a 4096-byte output buffer).
-MODE_ENGINES = {f"ccm-{name}": core for core, name in rtl.ENGINE_CORE.items()}
+MODE_ENGINES = {f"ccm-{name}": name for name in rtl.ENGINE_CORE}
 for _eng, _core in MODE_ENGINES.items():
     VARIANTS[_eng] = {"default": {"CORE": _core}}
 # aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
 # its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer
 # per lane) and with the 16 lanes that `aesip bench` measures.
 MULTI_ENGINE = "ccm-multi-pipe"
-VARIANTS[MULTI_ENGINE] = {"default": {"CORE": 2}, "lanes16": {"CORE": 2, "LANES": 16}}
+VARIANTS[MULTI_ENGINE] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
 SYNTH_ENGINES = list(rtl.ENGINES) + list(MODE_ENGINES) + [MULTI_ENGINE]
 
 
@@ -93,7 +93,7 @@ def synth_top(engine: str) -> str:
 
 def synth_sources(engine: str) -> list[Path]:
     if engine == MULTI_ENGINE:
-        return rtl.multi_sources(2)
+        return rtl.multi_sources("pipe")
     if engine in MODE_ENGINES:
         return rtl.engine_sources(MODE_ENGINES[engine])
     return rtl.core_sources(engine)
@@ -157,7 +157,7 @@ def core_parameters(engine: str) -> dict[str, str]:
     m = re.search(r"\bmodule\s+" + re.escape(top) + r"\s*#\s*\((.*?)\)\s*\(", text, re.S)
     params = {}
     if m:
-        for name, val in re.findall(r"parameter\s+(?:integer\s+)?(\w+)\s*=\s*([^,]+)", m.group(1)):
+        for name, val in re.findall(r"parameter\s+(?:integer\s+)?(?:\[[^\]]*\]\s*)?(\w+)\s*=\s*([^,]+)", m.group(1)):
             params[name] = val.strip()
     return params
 
@@ -170,6 +170,10 @@ class Job:
         self.freq, self.seed = freq, seed
         self.top = synth_top(engine)
         self.sources = [_rel(p) for p in synth_sources(engine)]
+        # every RTL file `includes the parameter checks (rtl/common/aesip_check.vh); the
+        # mode engines also the generated interface header (rtl/modes)
+        self.includes = [_rel(p) for p in rtl.includes()]
+        self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
         self.dir = OUT / f"{engine}-{variant}-{target}"
 
     @property
@@ -178,7 +182,7 @@ class Job:
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
-        for s in self.sources:
+        for s in self.sources + self.includes:
             h.update(s.encode())
             h.update((ROOT / s).read_bytes())
         h.update(scripts.encode())
@@ -200,11 +204,12 @@ def _run(cmd: list[str], log: Path, what: str, timeout: float | None) -> None:
 
 def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
     files = " ".join(job.sources + list(extra or []))
-    return [f"read_verilog -defer {files}"]
+    incs = "".join(f" -I{d}" for d in job.include_dirs)
+    return [f"read_verilog -defer{incs} {files}"]
 
 
 def _chparams(job: Job) -> list[str]:
-    return [f"chparam -set {k} {v} {job.top}" for k, v in sorted(job.params.items())]
+    return [f"chparam -set {k} {rtl.verilog_value(v)} {job.top}" for k, v in sorted(job.params.items())]
 
 
 def _ports(job: Job, timeout: float | None) -> list[tuple[str, str, int]]:
@@ -242,7 +247,7 @@ def wrapper_verilog(top: str, params: dict[str, int], ports: list[tuple[str, str
     for n, w in outs:
         conns.append(f".{n}(outs[{pos + w - 1}:{pos}])")
         pos += w
-    pstr = ", ".join(f".{k}({v})" for k, v in sorted(params.items()))
+    pstr = ", ".join(f".{k}({rtl.verilog_value(v)})" for k, v in sorted(params.items()))
     inst = f"{top} #({pstr}) u_core" if pstr else f"{top} u_core"
     shift_in = f"{{in_sr[{ni - 2}:0], si}}" if ni > 1 else "si"
     shift_out = f"{{out_sr[{no - 2}:0], 1'b0}}" if no > 1 else "1'b0"
@@ -530,11 +535,13 @@ def update_docs(records: list[dict], replace: bool = False) -> None:
 
 
 # --------------------------------------------------------------------------- CLI
-def _parse_param(s: str) -> tuple[str, int]:
-    m = re.fullmatch(r"([A-Za-z_]\w*)=(-?\d+)", s)
+def _parse_param(s: str) -> tuple[str, int | str]:
+    """NAME=INTEGER, or NAME=WORD for a string parameter (CORE=pipe)."""
+    m = re.fullmatch(r"([A-Za-z_]\w*)=(-?\d+|[A-Za-z_]\w*)", s)
     if not m:
-        raise argparse.ArgumentTypeError(f"expected NAME=INTEGER, got {s!r}")
-    return m.group(1), int(m.group(2))
+        raise argparse.ArgumentTypeError(f"expected NAME=INTEGER or NAME=WORD, got {s!r}")
+    v = m.group(2)
+    return m.group(1), (v if v[0].isalpha() or v[0] == "_" else int(v))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -62,11 +62,6 @@ def parse_rsp(path: Path) -> list[dict]:
     return records
 
 
-def aes_ecb_files() -> list[Path]:
-    d = cryptography_vectors_dir() / "ciphers" / "AES" / "ECB"
-    return sorted(d.glob("ECB*.rsp"))
-
-
 def aes_ecb_records(kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"), bits=(128, 192, 256)) -> list[dict]:
     """All ECB KAT/MMT records as dicts with bytes: key, pt, ct, dec (bool), name."""
     out = []

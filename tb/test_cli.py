@@ -19,21 +19,20 @@ import pytest
 
 from aesip import ref, rtl, runreq, sim
 from aesip.bench import verify
+from aesip.tb.seed import run_seed
 
 ROOT = rtl.ROOT
 TIMEOUT = 900
-NR = {16: 10, 24: 12, 32: 14}
+NR = ref.ROUNDS
 
 
 def _seed() -> int:
-    s = int(os.environ.get("AESIP_SEED") or random.SystemRandom().randrange(2**32))
-    print(f"seed {s} (replay with AESIP_SEED={s})")
-    return s
+    return run_seed()
 
 
 def aesip_cmd() -> list[str]:
     script = Path(sys.executable).parent / "aesip"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "aesip.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "aesip"]
 
 
 def run_cli(args: list[str], stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
@@ -145,9 +144,9 @@ def test_ccm_checkers_catch_mismatches():
     """The CCM checkers behind `bench` and `demo` report wrong ciphertext, tag, status
     and released plaintext of a failed decryption."""
     from aesip import demo
-    from aesip.tb import engine_bench
+    from aesip import engine_bench
 
-    rng = random.Random(1)
+    rng = random.Random(_seed())
     key, nonce, aad, msg = rng.randbytes(16), rng.randbytes(13), rng.randbytes(5), rng.randbytes(20)
     ct, tag = ref.ccm_encrypt(key, nonce, aad, msg, 8)
     pkt = {"cmd": "pkt", "op": "ccm-encrypt", "slot": 0, "iv": nonce.hex(), "nonce_len": 13, "aad": aad.hex(),
@@ -334,6 +333,24 @@ def test_run_files_and_clean_stdout(tmp_path):
                 env={"AESIP_BUILD_DIR": str(tmp_path / "build")})
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == [{"msg": ref.ecb_decrypt(k, m).hex()}]
+
+
+def test_run_closed_stdout():
+    """`aesip run | head`: the reader goes away before the output is written. No traceback
+    and no "Exception ignored" noise, one line on stderr, exit status 2 (as OSError).
+    No simulation: every request is refused by the CLI before the hardware."""
+    lines = jsonl([{"op": "encrypt", "key": "zz", "msg": "", "id": i} for i in range(20000)])
+    e = dict(os.environ)
+    e.pop("PYTEST_CURRENT_TEST", None)
+    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
+    p = subprocess.Popen(aesip_cmd() + ["run"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT, env=e)
+    p.stdout.close()   # the reader has gone before anything is written
+    _, err = p.communicate(lines.encode(), timeout=120)
+    err = err.decode()
+    assert p.returncode == 2, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err.strip() == "aesip run: error: [Errno 32] Broken pipe", err
 
 
 @pytest.mark.parametrize("bad,what", [

@@ -25,6 +25,7 @@ from aesip.rtl import ROOT, RTL
 
 RTL_FILES = rtl.all_rtl_files()
 RTL_DIRS = sorted({p.parent for p in RTL_FILES})
+YOSYS_INCLUDES = " ".join(f"-I{_d.relative_to(ROOT)}" for _d in rtl.include_dirs())
 FILE_IDS = [str(p.relative_to(RTL)) for p in RTL_FILES]
 
 
@@ -65,9 +66,10 @@ def _verilator_lint(top: str, files: list[str], params: dict | None = None,
     `files` (checks that a core's file list in aesip/rtl.py is complete)."""
     sim.setup_env()
     cmd = ["verilator", "--lint-only", "-Wall", "--top-module", top]
+    cmd += [f"-I{_rel(d)}" for d in rtl.include_dirs()]
     for d in RTL_DIRS if search else []:
         cmd += ["-y", _rel(d)]
-    cmd += [f"-G{k}={v}" for k, v in (params or {}).items()]
+    cmd += [f"-G{k}={rtl.verilog_value(v)}" for k, v in (params or {}).items()]
     cmd += files
     r = _run(cmd)
     out = (r.stdout + r.stderr).strip()
@@ -78,9 +80,10 @@ def _verilator_lint(top: str, files: list[str], params: dict | None = None,
 def _iverilog(top: str, files: list[str], tmp_path: Path, params: dict | None = None,
              search: bool = True) -> None:
     cmd = ["iverilog", "-g2012", "-s", top, "-o", str(tmp_path / "a.vvp")]
+    cmd += [f"-I{_rel(d)}" for d in rtl.include_dirs()]
     for d in RTL_DIRS if search else []:
         cmd += ["-y", _rel(d)]
-    cmd += [f"-P{top}.{k}={v}" for k, v in (params or {}).items()]
+    cmd += [f"-P{top}.{k}={rtl.verilog_value(v)}" for k, v in (params or {}).items()]
     cmd += files
     r = _run(cmd)
     out = (r.stdout + r.stderr).strip()
@@ -136,8 +139,8 @@ def test_core_iverilog(engine: str, params: dict, tmp_path: Path):
 def test_core_yosys_checks(engine: str, params: dict):
     top = rtl.core_top(engine)
     files = " ".join(_rel(p) for p in rtl.core_sources(engine))
-    script = [f"read_verilog -defer {files}"]
-    script += [f"chparam -set {k} {v} {top}" for k, v in params.items()]
+    script = [f"read_verilog -defer {YOSYS_INCLUDES} {files}"]
+    script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
     script += [
         f"hierarchy -check -top {top}",
         "proc",
@@ -159,8 +162,9 @@ def test_core_yosys_checks(engine: str, params: dict):
 # (top, sources, parameters): the single engine and the multi-lane engine, on the
 # smallest core (the cores have their own checks above); LANES=3: not a power of two
 MODE_CASES = [
-    pytest.param("aes_mode_engine", rtl.engine_sources(0), {"CORE": 0}, id="engine"),
-    pytest.param(rtl.MULTI_TOP, rtl.multi_sources(0), {"CORE": 0, "LANES": 3, "IN_AW": 2}, id="multi-lanes3"),
+    pytest.param("aes_mode_engine", rtl.engine_sources("iter128"), {"CORE": "iter128"}, id="engine"),
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
+                 id="multi-lanes3"),
 ]
 
 
@@ -169,8 +173,9 @@ def test_modes_yosys_checks(top: str, sources: list, params: dict):
     """Yosys `check -assert` (no combinational loops, e.g. between a lane's request and
     the shared core's grant), no latches, synchronous resets only."""
     files = " ".join(_rel(p) for p in sources)
-    script = [f"read_verilog -defer {files}"]
-    script += [f"chparam -set {k} {v} {top}" for k, v in params.items()]
+    incs = " ".join(f"-I{_rel(d)}" for d in rtl.include_dirs())
+    script = [f"read_verilog -defer {incs} {files}"]
+    script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
     script += [
         f"hierarchy -check -top {top}", "proc", "flatten", "opt_clean", "check -assert",
         "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",
@@ -189,8 +194,8 @@ def test_modes_verilator_lint(top: str, sources: list, params: dict):
 
 # ----------------------------------------------------------------- file lists
 def test_rtl_lists_exist():
-    listed = set(rtl.COMMON) | {f for _, files in rtl.CORES.values() for f in files}
-    listed |= set(rtl.MODES) | set(rtl.MULTI)
+    listed = set(rtl.COMMON) | set(rtl.COMMON_INCLUDES) | {f for _, files in rtl.CORES.values() for f in files}
+    listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -207,7 +212,7 @@ def _core_file_sources(core_file: Path) -> tuple[list[str], list[str]]:
         if key:
             section = key.group(1)
             continue
-        item = re.match(r"^\s*-\s*(\S+)", s)
+        item = re.match(r"^\s*-\s*(\S+?):?(?:\s|$)", s)   # "- path" or "- path: {options}"
         if item and section == "files":
             files.append(item.group(1))
         elif item and section == "depend":
@@ -230,10 +235,16 @@ def test_fusesoc_core_files(name: str):
     assert text.startswith("CAPI=2:"), f"{path.name}: must start with CAPI=2:"
     files, deps = _core_file_sources(path)
     if name == "common":
-        expected = ["rtl/" + f for f in rtl.COMMON]
+        expected = ["rtl/" + f for f in rtl.COMMON + rtl.COMMON_INCLUDES]
+        for f in rtl.COMMON_INCLUDES:
+            assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
+                             text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
     elif name == "modes":
-        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODES + rtl.MULTI)]
+        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODE_INCLUDES + rtl.MODES + rtl.MULTI)]
+        for f in rtl.MODE_INCLUDES:
+            assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
+                             text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         for eng in ["common"] + rtl.ENGINES:
             assert f"aesip:aesip:{eng}" in deps, f"{path.name} must depend on aesip:aesip:{eng}"

@@ -4,7 +4,7 @@ core: the block-core records of `aesip bench` and part 1 of `aesip demo` (`aesip
 and the CCM parts use the mode engine through aesip.tb.engine_cli_tb).
 
 It is a plain command executor for one block-cipher core (docs/cores.md): the host
-side (aesip.cli / aesip.bench / aesip.demo) plans the work and checks the results; this
+side (aesip.bench / aesip.demo through aesip.session) plans the work and checks the results; this
 module only drives the ports and records what the hardware returned. It never computes
 any cryptography.
 

@@ -1,19 +1,43 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Driver for the common block-cipher core interface (aes_iter32, aes_iter128, aes_pipe).
+"""Drivers for the common block-cipher core interface (aes_iter32, aes_iter128, aes_pipe).
 
-See docs/cores.md for the interface. Blocks go in and out through cocotbext-axi
-AXI4-Stream models (one beat per block, tuser carries {tag, slot, dec} in and {tag, err}
-out); the key-load port is a plain valid/ready handshake driven here.
+See docs/cores.md for the interface. `CoreDriver`: blocks go in and out through
+cocotbext-axi AXI4-Stream models (one beat per block, tuser carries {tag, slot, dec} in
+and {tag, err} out); the key-load port is a plain valid/ready handshake driven here.
+`CycleBench`: the same ports driven cycle by cycle for the cycle-exact tests. Both use
+the port helpers below (`tuser_in`, `drive_key`, `load_key`) and `dut_params`.
 """
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+
+
+def dut_params(dut, names) -> dict[str, int]:
+    """Parameters of the build under test, read from the DUT itself (parameters are
+    visible to cocotb on Icarus, and on Verilator through the --public-flat-rw that
+    cocotb's runner passes)."""
+    return {n: int(getattr(dut, n).value) for n in names}
+
+
+def tuser_in(slot_w: int, dec: bool, slot: int = 0, tag: int = 0) -> int:
+    """s_axis_tuser = {tag, slot, dec} (docs/cores.md)."""
+    return (tag << (slot_w + 1)) | (slot << 1) | int(bool(dec))
+
+
+def drive_key(dut, slot: int, key: bytes | None) -> None:
+    """Present a key-load request on the key port (None: no request)."""
+    dut.key_valid.value = int(key is not None)
+    if key is not None:
+        dut.key_slot.value = slot
+        dut.key_bytes.value = len(key)
+    dut.key_data.value = 0 if key is None else int.from_bytes(key[:32].ljust(32, b"\0"), "little")
 
 
 @dataclass
@@ -122,7 +146,7 @@ class CoreDriver:
         self.dut.zeroize.value = 0
 
     def tuser_in(self, dec: bool, slot: int = 0, tag: int = 0) -> int:
-        return (tag << (self.slot_w + 1)) | (slot << 1) | int(bool(dec))
+        return tuser_in(self.slot_w, dec, slot, tag)
 
     async def send(self, block: bytes, dec: bool, slot: int = 0, tag: int = 0) -> None:
         assert len(block) == 16
@@ -142,3 +166,131 @@ class CoreDriver:
 
         cocotb.start_soon(feed())
         return [await self.recv() for _ in items]
+
+
+@dataclass
+class KeyLoad:
+    """One key-load request of a CycleBench and the cycles it saw."""
+    slot: int
+    key: bytes
+    hs_cycle: int = -1          # cycle of the key_valid && key_ready handshake
+    done_cycle: int = -1        # first later cycle with key_ready high again
+
+
+class CycleBench:
+    """Cycle-level driver of the common core interface, for the tests that check exact
+    cycle numbers (tb/cores/test_aes_iter128.py, test_aes_pipe.py).
+
+    One coroutine, one pass per clock: right after each rising edge it drives the next
+    queued block (held until accepted; optional random input gaps), m_axis_tready
+    (optional random backpressure), the next queued key load (one at a time: the next
+    is presented once key_ready has come back after the previous handshake) and
+    zeroize; then, in ReadOnly, it records key_ready and calls the test bench's hooks
+    `sample_output` (output side), `on_key_accepted` (key handshake) and `sample_input`
+    (input side), which record and check the block handshakes. A handshake seen in cycle c completes at the edge closing c; cycle
+    numbers count rising edges since reset was released. Blocks are objects with
+    data/dec/slot/tag attributes. (The generic tests use CoreDriver, on cocotbext-axi.)"""
+
+    def __init__(self, dut, rng: random.Random):
+        self.dut = dut
+        self.rng = rng              # input gaps and output backpressure
+        self.slot_w = len(dut.key_slot)
+        self.tag_w = len(dut.m_axis_tuser) - 1
+        self.nslots = 2 ** self.slot_w
+        self.cycle = 0
+        self.tx = deque()           # blocks waiting to be presented
+        self.cur = None             # block presented, not yet accepted
+        self.keyq: deque[KeyLoad] = deque()
+        self.kcur: KeyLoad | None = None    # key load presented
+        self.kwait: KeyLoad | None = None   # key accepted, key_ready not back yet
+        self.zeroize_at = -1
+        self.zeroize_cycles: list[int] = []
+        self.p_gap = 0.0
+        self.p_bp = 0.0
+        self.key_ready_hist: list[int] = []
+
+    async def start(self, reset_cycles: int = 3) -> None:
+        dut = self.dut
+        cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
+        dut.rst.value = 1
+        for sig in (dut.zeroize, dut.key_valid, dut.key_slot, dut.key_bytes, dut.key_data,
+                    dut.s_axis_tvalid, dut.s_axis_tdata, dut.s_axis_tuser):
+            sig.value = 0
+        dut.m_axis_tready.value = 1
+        await ClockCycles(dut.clk, reset_cycles)
+        dut.rst.value = 0
+        cocotb.start_soon(self._run())
+
+    # ---- stimulus ------------------------------------------------------------------
+    def set_gaps(self, p_gap: float = 0.0, p_bp: float = 0.0) -> None:
+        self.p_gap, self.p_bp = p_gap, p_bp
+
+    def send(self, item) -> None:
+        self.tx.append(item)
+
+    def load_key(self, slot: int, key: bytes) -> KeyLoad:
+        kl = KeyLoad(slot, key)
+        self.keyq.append(kl)
+        return kl
+
+    def zeroize_next(self) -> None:
+        """Pulse zeroize in the next cycle."""
+        self.zeroize_at = self.cycle + 1
+
+    async def wait_keys(self) -> None:
+        """Until every queued key load has been accepted and key_ready is back."""
+        while self.keyq or self.kcur is not None or self.kwait is not None:
+            await RisingEdge(self.dut.clk)
+        await RisingEdge(self.dut.clk)
+
+    # ---- the clock loop --------------------------------------------------------------
+    def sample_output(self, c: int, zero: bool, key_ready: int) -> None:
+        """Called in ReadOnly of every cycle c, before the key handshakes: override."""
+
+    def on_key_accepted(self, kl: KeyLoad, c: int) -> None:
+        """Called when a key load's handshake happens in cycle c: override if needed."""
+
+    def sample_input(self, c: int, zero: bool, key_ready: int) -> None:
+        """Called in ReadOnly of every cycle c, after the key handshakes: override."""
+
+    async def _run(self) -> None:
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.clk)
+            self.cycle += 1
+            c = self.cycle
+            if self.cur is None and self.tx and not (self.p_gap and self.rng.random() < self.p_gap):
+                self.cur = self.tx.popleft()
+            if self.cur is not None:
+                it = self.cur
+                dut.s_axis_tvalid.value = 1
+                dut.s_axis_tdata.value = int.from_bytes(it.data, "little")
+                dut.s_axis_tuser.value = tuser_in(self.slot_w, it.dec, it.slot, it.tag)
+            else:
+                dut.s_axis_tvalid.value = 0
+            dut.m_axis_tready.value = 0 if (self.p_bp and self.rng.random() < self.p_bp) else 1
+            if self.kcur is None and self.kwait is None and self.keyq:
+                self.kcur = self.keyq.popleft()
+            if self.kcur is not None:
+                drive_key(dut, self.kcur.slot, self.kcur.key)
+            else:
+                drive_key(dut, 0, None)
+            zero = self.zeroize_at == c
+            dut.zeroize.value = int(zero)
+            if zero:
+                self.zeroize_cycles.append(c)
+
+            await ReadOnly()
+            kr = int(dut.key_ready.value)
+            self.key_ready_hist.append(kr)
+            self.sample_output(c, zero, kr)
+            if self.kwait is not None and kr:
+                self.kwait.done_cycle = c
+                self.kwait = None
+            if self.kcur is not None and kr:
+                kl = self.kcur
+                kl.hs_cycle = c
+                self.kcur = None
+                self.kwait = kl
+                self.on_key_accepted(kl, c)
+            self.sample_input(c, zero, kr)

@@ -10,15 +10,10 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
+from aesip import iface
+from aesip.iface import (ERR_AUTH, ERR_BUFFER, ERR_KEY, ERR_LENGTH, ERR_NONCE, ERR_OP, ERR_TAG_LEN,
+                         OPS)
 from aesip.tb.coredrv import load_key, random_pause, set_pause
-
-OPS = {
-    "ecb-encrypt": 0, "ecb-decrypt": 1, "cbc-encrypt": 2, "cbc-decrypt": 3,
-    "ctr": 4, "cbc-mac": 5, "ccm-encrypt": 6, "ccm-decrypt": 7,
-}
-ERR = {0: "ok", 1: "op", 2: "nonce", 3: "tag length", 4: "length", 5: "buffer",
-       6: "framing", 7: "key", 8: "auth", 9: "zeroized"}
-ERR_CODE = {v: k for k, v in ERR.items()}
 
 
 @dataclass
@@ -43,12 +38,13 @@ class Packet:
         nlen = len(self.iv) if self.nonce_len is None else self.nonce_len
         alen = len(self.aad) if self.aad_len is None else self.aad_len
         plen = len(self.data) if self.data_len is None else self.data_len
-        v = op | (int(self.cut) << 4) | (self.slot << 8) | ((nlen & 0xF) << 16) | ((self.tag_len & 0x1F) << 20)
-        v |= alen << 64
-        v |= plen << 128
-        v |= int.from_bytes(self.iv[:16].ljust(16, b"\0"), "little") << 192
-        v |= int.from_bytes(self.rtag[:16].ljust(16, b"\0"), "little") << 320
-        return v.to_bytes(64, "little")
+        f = iface.CMD_FIELDS
+        return iface.pack_command(
+            op=op, cut=int(self.cut), slot=self.slot,
+            nonce_len=nlen & ((1 << f["nonce_len"][1]) - 1), tag_len=self.tag_len & ((1 << f["tag_len"][1]) - 1),
+            aad_len=alen, payload_len=plen,
+            iv=int.from_bytes(self.iv[:16].ljust(16, b"\0"), "little"),
+            tag=int.from_bytes(self.rtag[:16].ljust(16, b"\0"), "little"))
 
     def frame(self) -> AxiStreamFrame | None:
         """AAD beats then payload beats, each segment starting on a beat boundary."""
@@ -129,8 +125,7 @@ class EngineDriver:
 
     async def status(self) -> tuple[int, bytes]:
         f = await self.sts.recv()
-        v = int.from_bytes(bytes(f.tdata), "little")
-        return (v >> 128) & 0xFF, (v & ((1 << 128) - 1)).to_bytes(16, "little")
+        return iface.unpack_status(f.tdata)
 
     async def output(self) -> tuple[bytes, int]:
         f = await self.out.recv()
@@ -148,25 +143,25 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
     a, d = pkt.aad, pkt.data
     ccm = op.startswith("ccm")
     # command-time checks, in the engine's priority order (docs/mode_engine.md)
-    if pkt.raw_op is not None and pkt.raw_op > 7 or (pkt.cut and op != "ccm-decrypt"):
-        return Result(ERR_CODE["op"], bytes(16))
+    if pkt.raw_op is not None and pkt.raw_op not in OPS.values() or (pkt.cut and op != "ccm-decrypt"):
+        return Result(ERR_OP, bytes(16))
     nlen = len(pkt.iv) if pkt.nonce_len is None else pkt.nonce_len
     if ccm and not 7 <= nlen <= 13:
-        return Result(ERR_CODE["nonce"], bytes(16))
+        return Result(ERR_NONCE, bytes(16))
     if ccm and (pkt.tag_len not in range(4, 17, 2)):
-        return Result(ERR_CODE["tag length"], bytes(16))
+        return Result(ERR_TAG_LEN, bytes(16))
     q = 15 - nlen
     if (ccm and q < 8 and len(d) >= 1 << (8 * q)) or (not ccm and a) or (
         op not in ("ctr",) and not ccm and len(d) % 16
     ):
-        return Result(ERR_CODE["length"], bytes(16))
+        return Result(ERR_LENGTH, bytes(16))
     if op == "ccm-decrypt" and not pkt.cut and len(d) > buf_bytes:
-        return Result(ERR_CODE["buffer"], bytes(16))
+        return Result(ERR_BUFFER, bytes(16))
     if pkt.slot >= 256:
-        return Result(ERR_CODE["key"], bytes(16))
+        return Result(ERR_KEY, bytes(16))
     if key is None or len(key) not in (16, 24, 32) or len(key) > nr_max_bytes:
         # fail closed: checked when the command is accepted; no output beat at all
-        return Result(ERR_CODE["key"], bytes(16), None)
+        return Result(ERR_KEY, bytes(16), None)
     if op == "ecb-encrypt":
         return Result(0, bytes(16), ref.ecb_encrypt(key, d) if d else None)
     if op == "ecb-decrypt":
@@ -190,7 +185,7 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
         p = ref.ccm_decrypt(key, pkt.iv, a, d, pkt.rtag[: pkt.tag_len])
         if p is None:
             if pkt.cut and d:
-                return Result(ERR_CODE["auth"], bytes(16), b"", 1)  # streamed, flagged
-            return Result(ERR_CODE["auth"], bytes(16), None)
+                return Result(ERR_AUTH, bytes(16), b"", 1)  # streamed, flagged
+            return Result(ERR_AUTH, bytes(16), None)
         return Result(0, bytes(16), p or None)
     raise ValueError(op)

@@ -46,14 +46,13 @@ from cocotb.queue import Queue
 from cocotb.triggers import ClockCycles, Event, RisingEdge, with_timeout
 from cocotb.utils import get_sim_steps, get_sim_time
 
+from aesip import iface
 from aesip.tb.engdrv import EngineDriver, Packet
 
 PERIOD_NS = 10
 # generous bound per 16-byte step (iter32 with AES-256 needs ~60 cycles)
 MAX_CYCLES_PER_STEP = 300
 MAX_KEY_LOAD_CYCLES = 2000
-ERR_FRAMING = 6
-CMD_TIME_ERRORS = (1, 2, 3, 4, 5, 7)   # found when the command is accepted: no output
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -127,11 +126,10 @@ class Session:
                 steps = 4 + _cdiv(len(pkt.aad) + 10, 16) + _cdiv(len(pkt.data), 16)
                 bound = 2000 + MAX_CYCLES_PER_STEP * steps
                 f = await with_timeout(self.drv.sts.recv(), bound * PERIOD_NS, "ns")
-                v = int.from_bytes(bytes(f.tdata), "little")
-                err, value = (v >> 128) & 0xFF, (v & ((1 << 128) - 1)).to_bytes(16, "little")
-                assert err != ERR_FRAMING, f"packet {idx}: the engine reported FRAMING for a well-framed packet"
-                has_out = (len(pkt.data) > 0 and pkt.op != "cbc-mac" and err not in CMD_TIME_ERRORS
-                           and not (pkt.op == "ccm-decrypt" and not pkt.cut and err != 0))
+                err, value = iface.unpack_status(f.tdata)
+                assert err != iface.ERR_FRAMING, f"packet {idx}: the engine reported FRAMING for a well-framed packet"
+                has_out = (len(pkt.data) > 0 and pkt.op != "cbc-mac" and err not in iface.COMMAND_TIME_ERRORS
+                           and not (pkt.op == "ccm-decrypt" and not pkt.cut and err != iface.ERR_OK))
                 res.update(err=err, value=value.hex(), out=None, flag=0,
                            t_cmd=self.cmd_cycles[idx], t_sts=self._cycle_of(f.sim_time_end), t_out=None)
                 if has_out:

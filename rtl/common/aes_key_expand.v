@@ -23,6 +23,7 @@
 // Timing: start in cycle 0 -> w[0] valid in cycle 1, w[k] in cycle k+1.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_key_expand #(
     parameter SBOX_IMPL = 0
 ) (
@@ -38,6 +39,12 @@ module aes_key_expand #(
     output wire [5:0]   w_idx,
     output wire [31:0]  w_data
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_key_expand_SBOX_IMPL_not_0_or_1,
+                     "aes_key_expand: SBOX_IMPL must be 0 or 1")
+    endgenerate
+
     reg [31:0] win [0:7];   // win[0] = w[i], win[j] = w[i+j] for j < Nk
     reg [5:0]  idx;         // i
     reg [5:0]  last_idx;    // 4*Nr+3

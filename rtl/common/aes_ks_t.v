@@ -16,6 +16,7 @@
 // Purely combinational (four forward S-boxes).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_ks_t #(
     parameter IMPL = 0
 ) (
@@ -24,6 +25,12 @@ module aes_ks_t #(
     input  wire [7:0]  rcon,
     output wire [31:0] t
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(IMPL == 0 || IMPL == 1, aes_ks_t_IMPL_not_0_or_1,
+                     "aes_ks_t: IMPL must be 0 or 1")
+    endgenerate
+
     wire [31:0] rot = {w[7:0], w[31:8]};            // RotWord: [a0,a1,a2,a3] -> [a1,a2,a3,a0]
     wire [31:0] sin = (mode == 2'd1) ? rot : w;
     wire [31:0] sub;

@@ -14,6 +14,7 @@
 // Purely combinational.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mixcolumn #(
     parameter DIR = 2
 ) (
@@ -23,6 +24,12 @@ module aes_mixcolumn #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [31:0] out
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(DIR == 0 || DIR == 1 || DIR == 2, aes_mixcolumn_DIR_not_0_1_2,
+                     "aes_mixcolumn: DIR must be 0 or 1 or 2")
+    endgenerate
+
     function automatic [7:0] xt;  // multiply by {02} in GF(2^8)
         input [7:0] a;
         xt = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);

@@ -17,6 +17,7 @@
 // Purely combinational; no clock.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_sbox #(
     parameter IMPL = 0,
     parameter DIR  = 2
@@ -27,6 +28,14 @@ module aes_sbox #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [7:0] out
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(IMPL == 0 || IMPL == 1, aes_sbox_IMPL_not_0_or_1,
+                     "aes_sbox: IMPL must be 0 or 1")
+        `AESIP_CHECK(DIR == 0 || DIR == 1 || DIR == 2, aes_sbox_DIR_not_0_1_2,
+                     "aes_sbox: DIR must be 0 or 1 or 2")
+    endgenerate
+
     generate
         if (IMPL == 1) begin : g_comp
             aes_sbox_comp #(.DIR(DIR)) u_comp (.in(in), .inv(inv), .out(out));

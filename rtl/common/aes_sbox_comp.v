@@ -25,6 +25,7 @@
 // Purely combinational; no clock, no tables.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_sbox_comp #(
     parameter DIR = 2
 ) (
@@ -34,6 +35,12 @@ module aes_sbox_comp #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [7:0] out
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(DIR == 0 || DIR == 1 || DIR == 2, aes_sbox_comp_DIR_not_0_1_2,
+                     "aes_sbox_comp: DIR must be 0 or 1 or 2")
+    endgenerate
+
     // GF(2^4) multiplication, z^4 = z + 1
     function automatic [3:0] gf16_mul;
         input [3:0] a;

@@ -57,6 +57,7 @@
 //                   is invalid from the load edge on and key_ready stays high.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_iter128 #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 1,
@@ -80,6 +81,16 @@ module aes_iter128 #(
     output wire [127:0]              m_axis_tdata,
     output wire [TAG_W:0]            m_axis_tuser
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_iter128_SBOX_IMPL_not_0_or_1,
+                     "aes_iter128: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SLOT_W >= 1, aes_iter128_SLOT_W_below_1, "aes_iter128: SLOT_W must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, aes_iter128_TAG_W_below_1, "aes_iter128: TAG_W must be >= 1")
+        `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_iter128_DIRECTION_not_0_1_2,
+                     "aes_iter128: DIRECTION must be 0 or 1 or 2")
+    endgenerate
+
     localparam NSLOT  = 1 << SLOT_W;
     localparam AW     = SLOT_W + 4;          // round-key row address: {slot, round}
     localparam DEPTH  = 1 << AW;

@@ -45,6 +45,7 @@
 //     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_iter32 #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 1,
@@ -67,250 +68,291 @@ module aes_iter32 #(
     output wire [127:0]            m_axis_tdata,
     output wire [TAG_W:0]          m_axis_tuser
 );
-    localparam NSLOT = 1 << SLOT_W;
-    localparam AW    = SLOT_W + 4;          // key-store address: {slot, half, index}
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_iter32_SBOX_IMPL_not_0_or_1,
+                     "aes_iter32: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SLOT_W >= 1, aes_iter32_SLOT_W_below_1, "aes_iter32: SLOT_W must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, aes_iter32_TAG_W_below_1, "aes_iter32: TAG_W must be >= 1")
+    endgenerate
 
-    function automatic [7:0] xt;            // multiply by {02}
+    localparam NSLOT = 1 << SLOT_W;
+    localparam AW    = SLOT_W + 4;          // key-store address: {slot, half, word}
+    localparam [5:0] LAST_WORD_128 = 6'd43; // 4*Nr+3: index of a block's last clock
+    localparam [5:0] LAST_WORD_192 = 6'd51;
+    localparam [5:0] LAST_WORD_256 = 6'd59;
+    localparam [5:0] LAST_ROUND_WORDS = 6'd3;   // words_left at the last round's first clock
+
+    function automatic [7:0] xtime;         // multiply by {02}
         input [7:0] a;
-        xt = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);
+        xtime = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);
     endfunction
-    function automatic [7:0] xd;            // divide by {02}
+    function automatic [7:0] xdiv;          // divide by {02}
         input [7:0] a;
-        xd = a[0] ? ({1'b0, a[7:1]} ^ 8'h8d) : {1'b0, a[7:1]};
+        xdiv = a[0] ? ({1'b0, a[7:1]} ^ 8'h8d) : {1'b0, a[7:1]};
+    endfunction
+    function automatic [5:0] last_word;     // 4*Nr+3 for key size 0/1/2
+        input [1:0] size;
+        last_word = (size == 2'd0) ? LAST_WORD_128 : (size == 2'd1) ? LAST_WORD_192 : LAST_WORD_256;
     endfunction
 
     // ------------------------------------------------------------------ registers
-    reg              blk;        // a block is being processed
-    reg              exp;        // a key is being expanded
-    reg              scrub;      // the key store is being overwritten with zeros
-    reg  [AW:0]      scnt;       // scrub step: addresses 0 .. 16*2**SLOT_W-1, then 0 again
-    reg  [5:0]       j;          // current word index: round = j[5:2], column step = j[1:0]
-    reg  [5:0]       rem;        // 4*Nr+3 - j
-    reg  [1:0]       sz;         // key size of the current block/expansion (0,1,2)
-    reg              dec;        // current block decrypts (0 during expansion)
-    reg  [SLOT_W-1:0] slot;      // slot of the current block/expansion
+    // control (sequencer)
+    reg              block_busy;     // a block is being processed
+    reg              expanding;      // a key is being expanded
+    reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
+    reg  [5:0]       words_left;     // 4*Nr+3 - j
+    reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
+    reg              decrypt;        // current block decrypts (0 during expansion)
+    reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
     reg  [TAG_W-1:0] tag;
-    reg              err;
-    reg  [127:0]     in_blk;     // input block (read only during the initial AddRoundKey)
-    reg  [NSLOT-1:0] vld;        // per-slot key valid
-    reg  [2*NSLOT-1:0] ssz;      // per-slot key size
-    reg  [223:0]     kreg;       // key words 1..7 during expansion
-    reg  [223:0]     win;        // key-schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
-    reg  [31:0]      kc;         // computed (or, while expanding, loaded) schedule word u[j]
-    reg  [31:0]      mq;         // key-store read register (synchronous read): u[j] if kq
-    reg              kq;         // u[j] is a stored word: take it from mq
-    reg  [2:0]       kpos;       // index mod Nk of the word computed this cycle
-    reg  [7:0]       rcon;
+    reg              err;            // the current block has no valid key
+    reg  [2:0]       word_pos;       // index mod Nk of the schedule word computed this cycle
+    reg  [7:0]       rcon;           // round constant of the next word with index mod Nk = 0
+    // key slots and key store
+    reg  [NSLOT-1:0] slot_valid;     // per-slot key valid
+    reg  [2*NSLOT-1:0] slot_size;    // per-slot key size
+    reg              scrubbing;      // the key store is being overwritten with zeros
+    reg  [AW:0]      scrub_step;     // addresses 0 .. 16*2**SLOT_W-1, then 0 again
+    reg  [31:0]      key_store [0:(16 << SLOT_W) - 1];   // LUT RAM
+    reg  [31:0]      store_word;     // key-store read register (synchronous read)
+    // key schedule
+    reg  [223:0]     load_words;     // key words 1..7 during expansion
+    reg  [223:0]     window;         // schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
+    reg  [31:0]      computed_word;  // computed (or, while expanding, loaded) word u[j]
+    reg              use_stored;     // u[j] is a stored word: take it from store_word
     // state delay lines: byte i of row r holds the column produced (6 - p) cycles ago,
     // p = position; row 0 keeps positions 3..6, row r > 0 keeps positions r-1..6
+    reg  [127:0]     in_block;       // input block (read only during the initial AddRoundKey)
     reg  [31:0]      row0;
     reg  [55:0]      row1;
     reg  [47:0]      row2;
     reg  [39:0]      row3;
-    reg  [31:0]      oc0, oc1, oc2, oc3;   // output register, one word per column
+    // output
+    reg  [127:0]     out_data;       // output register, one 32-bit word per column
     reg  [TAG_W-1:0] out_tag;
     reg              out_err;
-    reg  [31:0]      kmem [0:(16 << SLOT_W) - 1];  // key store (LUT RAM)
 
     // ------------------------------------------------------------------ control
-    wire [1:0]  k     = j[1:0];
-    wire        ark   = (j[5:2] == 4'd0);          // initial AddRoundKey
-    wire        fin   = (rem[5:2] == 4'd0);        // last round
-    wire        stall = blk && (rem == 6'd3) && m_axis_tvalid && !m_axis_tready;
-    wire        adv   = !stall;
-    wire        last  = blk && (rem == 6'd0);
-    wire        upd   = (blk || exp) && adv;
-    wire        run   = upd && !err;                // err blocks leave state and schedule alone
-    wire        can_start = !rst && !exp && (!blk || last);
-    assign key_ready     = can_start && !scrub && !zeroize;
+    wire [1:0]  col_step      = word_index[1:0];
+    wire        initial_round = (word_index[5:2] == 4'd0);   // initial AddRoundKey
+    wire        final_round   = (words_left[5:2] == 4'd0);   // last round
+    wire        stall   = block_busy && (words_left == LAST_ROUND_WORDS) && m_axis_tvalid && !m_axis_tready;
+    wire        advance = !stall;
+    wire        block_done = block_busy && (words_left == 6'd0);   // last clock of a block
+    wire        step    = (block_busy || expanding) && advance;
+    wire        compute = step && !err;                 // err blocks leave state and schedule alone
+    wire        step_last = step && (words_left == 6'd0);
+    wire        expand_done = expanding && step_last;
+    wire        can_start = !rst && !expanding && (!block_busy || block_done);
+    assign key_ready     = can_start && !scrubbing && !zeroize;
     assign s_axis_tready = can_start && !(key_valid && key_ready);
-    wire        k_go  = key_valid && key_ready;
-    wire        s_go  = s_axis_tvalid && s_axis_tready;
+    wire        key_go   = key_valid && key_ready;
+    wire        block_go = s_axis_tvalid && s_axis_tready;   // never together with key_go
 
-    wire              s_dec  = s_axis_tuser[0];
-    wire [SLOT_W-1:0] s_slot = s_axis_tuser[SLOT_W:1];
-    wire [TAG_W-1:0]  s_tag  = s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
-    wire              s_ok   = vld[s_slot] && !zeroize;   // else err (AES-128 timing)
-    wire [1:0]        s_sz   = s_ok ? ssz[2*s_slot +: 2] : 2'd0;
+    wire              in_decrypt  = s_axis_tuser[0];
+    wire [SLOT_W-1:0] in_slot     = s_axis_tuser[SLOT_W:1];
+    wire [TAG_W-1:0]  in_tag      = s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
+    wire              in_key_ok   = slot_valid[in_slot] && !zeroize;   // else err (AES-128 timing)
+    wire [1:0]        in_key_size = in_key_ok ? slot_size[2*in_slot +: 2] : 2'd0;
 
-    wire       k_ok;
-    wire [1:0] k_sz;
+    wire       load_ok;
+    wire [1:0] load_size;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [3:0] k_nr;
+    wire [3:0] load_nr;
     /* verilator lint_on UNUSEDSIGNAL */
-    aes_keylen u_klen (.key_bytes(key_bytes), .ok(k_ok), .size(k_sz), .nr(k_nr));
-
-    function automatic [5:0] last_idx;      // 4*Nr+3
-        input [1:0] s;
-        last_idx = (s == 2'd0) ? 6'd43 : (s == 2'd1) ? 6'd51 : 6'd59;
-    endfunction
+    aes_keylen u_klen (.key_bytes(key_bytes), .ok(load_ok), .size(load_size), .nr(load_nr));
 
     // ------------------------------------------------------------------ key schedule
-    wire [2:0]  nkm1   = (sz == 2'd0) ? 3'd3 : (sz == 2'd1) ? 3'd5 : 3'd7;   // Nk-1
-    wire [31:0] kcur   = kq ? mq : kc;                                      // W[8] = u[j]
-    wire [31:0] w_old  = (sz == 2'd0) ? win[159:128] : (sz == 2'd1) ? win[95:64] : win[31:0];   // W[9-Nk]
-    wire [31:0] w_bwd  = (sz == 2'd0) ? win[191:160] : (sz == 2'd1) ? win[127:96] : win[63:32]; // W[10-Nk]
-    wire [31:0] t_in   = dec ? w_bwd : kcur;
-    wire [1:0]  kmode  = (kpos == 3'd0) ? 2'd1 : ((sz == 2'd2) && (kpos == 3'd4)) ? 2'd2 : 2'd0;
+    wire [2:0]  nk_minus1   = (key_size == 2'd0) ? 3'd3 : (key_size == 2'd1) ? 3'd5 : 3'd7;
+    wire [31:0] key_word    = use_stored ? store_word : computed_word;        // W[8] = u[j]
+    wire [31:0] window_old  = (key_size == 2'd0) ? window[159:128] :          // W[9-Nk]
+                              (key_size == 2'd1) ? window[95:64] : window[31:0];
+    wire [31:0] window_back = (key_size == 2'd0) ? window[191:160] :          // W[10-Nk]
+                              (key_size == 2'd1) ? window[127:96] : window[63:32];
+    wire [31:0] t_in   = decrypt ? window_back : key_word;
+    wire [1:0]  t_mode = (word_pos == 3'd0) ? 2'd1 : ((key_size == 2'd2) && (word_pos == 3'd4)) ? 2'd2 : 2'd0;
     // T of the key schedule, as aes_ks_t: SubWord(RotWord(w)) ^ Rcon, SubWord(w) or w;
     // here RotWord is applied after SubWord (they commute), which saves the input mux
     wire [31:0] t_sub;
     aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
-    wire [31:0] t_out  = (kmode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
-                         (kmode == 2'd2) ? t_sub : t_in;
-    wire [31:0] w_comp = w_old ^ t_out;
-    wire        nxt_ld = (j < {3'd0, nkm1});       // u[j+1] is a stored/key word
-    wire [2:0]  jn     = j[2:0] + 3'd1;
-    wire [255:0] kreg_w = {kreg, 32'd0};
-    wire [31:0] kword  = kreg_w[32*jn +: 32];         // expansion: key word j+1 (1..7)
-    wire [7:0]  rcon_bwd0 = (s_sz == 2'd0) ? 8'h36 : (s_sz == 2'd1) ? 8'h80 : 8'h40;
+    wire [31:0] t_out  = (t_mode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
+                         (t_mode == 2'd2) ? t_sub : t_in;
+    wire [31:0] schedule_word = window_old ^ t_out;
+    wire        next_stored   = (word_index < {3'd0, nk_minus1});   // u[j+1] is a stored/key word
+    wire [2:0]  next_index    = word_index[2:0] + 3'd1;
+    wire [255:0] load_words_ext = {load_words, 32'd0};
+    wire [31:0] load_word = load_words_ext[32*next_index +: 32];   // expansion: key word j+1 (1..7)
+    // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
+    wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
 
     // key store: one address for the write and the synchronous read (LUT RAM on
-    // 7-series/ECP5, block RAM on iCE40); the read register mq has no reset so that it
-    // can be the RAM's own output register: it is never selected for an err block or
-    // while scrubbing, and the last scrub step leaves it at zero
-    wire          wr_lo  = (j <= {3'd0, nkm1});  // expansion: u[j] is w[0..Nk-1]
-    wire          wr_hi  = (rem <= {3'd0, nkm1}); // expansion: u[j] is a final word
-    wire [AW-1:0] maddr  = scrub ? scnt[AW-1:0] :
-                           exp   ? {slot, !wr_lo, wr_lo ? j[2:0] : rem[2:0]} :
-                           s_go  ? {s_slot, s_dec, 3'd0} : {slot, dec, jn};
-    wire          mwe    = scrub || (exp && (wr_lo || wr_hi));
+    // 7-series/ECP5, block RAM on iCE40); the read register store_word has no reset so
+    // that it can be the RAM's own output register: it is never selected for an err
+    // block or while scrubbing, and the last scrub step leaves it at zero
+    wire          store_first = (word_index <= {3'd0, nk_minus1});  // expansion: u[j] is w[0..Nk-1]
+    wire          store_last  = (words_left <= {3'd0, nk_minus1});  // expansion: a final word
+    wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
+                                expanding ? {slot, !store_first, store_first ? word_index[2:0] : words_left[2:0]} :
+                                block_go  ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
+    wire          store_we    = scrubbing || (expanding && (store_first || store_last));
     always @(posedge clk) begin
-        if (mwe) kmem[maddr] <= kcur;
-        mq <= kmem[maddr];
+        if (store_we) key_store[store_addr] <= key_word;
+        store_word <= key_store[store_addr];
     end
 
     // ------------------------------------------------------------------ datapath
     // (Inv)ShiftRows by tap selection: row r reads position 3+r while k+r < 4, else r-1
-    wire [31:0] x = {(k == 2'd0) ? row3[39:32] : row3[7:0],
-                     (k[1] == 1'b0) ? row2[39:32] : row2[7:0],
-                     (k != 2'd3) ? row1[39:32] : row1[7:0],
-                     row0[7:0]};
-    wire [31:0] y;                                      // (Inv)SubBytes
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(x), .inv(dec), .out(y));
-    wire [1:0]  icol   = k ^ {dec, dec};              // column index in the block
-    wire [31:0] in_col = in_blk[32*icol +: 32];
-    wire [31:0] a      = ark ? in_col : (dec ? (y ^ kcur) : y);
-    wire [31:0] mc;
-    aes_mixcolumn #(.DIR(2)) u_mc (.in(a), .inv(dec), .out(mc));
-    wire [31:0] mm     = (ark || fin) ? a : mc;
-    wire [31:0] d      = (dec && !ark) ? mm : (mm ^ kcur);
+    wire [31:0] shifted = {(col_step == 2'd0) ? row3[39:32] : row3[7:0],
+                           (col_step[1] == 1'b0) ? row2[39:32] : row2[7:0],
+                           (col_step != 2'd3) ? row1[39:32] : row1[7:0],
+                           row0[7:0]};
+    wire [31:0] substituted;                             // (Inv)SubBytes
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(shifted), .inv(decrypt), .out(substituted));
+    wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
+    wire [31:0] in_column = in_block[32*column +: 32];
+    wire [31:0] mix_in    = initial_round ? in_column : (decrypt ? (substituted ^ key_word) : substituted);
+    wire [31:0] mixed;
+    aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
+    wire [31:0] round_col = (initial_round || final_round) ? mix_in : mixed;
+    wire [31:0] col_out   = (decrypt && !initial_round) ? round_col : (round_col ^ key_word);
 
-    wire        owe    = blk && fin && adv;
-    wire        oerr   = err || zeroize;
-    wire        oclr   = zeroize && !m_axis_tvalid;   // never clear a finished, pending result
-    wire        otake  = m_axis_tvalid && m_axis_tready;  // the result leaves: clear its copy
+    wire        out_we      = block_busy && final_round && advance;
+    wire        out_err_new = err || zeroize;
+    wire        out_clear   = zeroize && !m_axis_tvalid;   // never clear a finished, pending result
+    wire        out_take    = m_axis_tvalid && m_axis_tready;   // the result leaves: clear its copy
+    wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
 
+    // ------------------------------------------------------------------ sequencer
+    // one if/else chain per register; key_go and block_go never coincide, key_go never
+    // with zeroize
     always @(posedge clk) begin
-        // ---------------- sequencer
-        if (rst) begin
-            blk <= 1'b0; exp <= 1'b0; j <= 6'd0; rem <= 6'd0; sz <= 2'd0; dec <= 1'b0;
-            slot <= {SLOT_W{1'b0}}; tag <= {TAG_W{1'b0}}; err <= 1'b0;
-            kpos <= 3'd0; rcon <= 8'h00;
-        end else begin
-            if (upd) begin
-                j   <= j + 6'd1;
-                rem <= rem - 6'd1;
-                if (rem == 6'd0) begin
-                    blk <= 1'b0;
-                    exp <= 1'b0;
-                end
-                if (dec) kpos <= (kpos == 3'd0) ? nkm1 : kpos - 3'd1;
-                else     kpos <= (kpos == nkm1) ? 3'd0 : kpos + 3'd1;
-                if (!nxt_ld && kmode == 2'd1) rcon <= dec ? xd(rcon) : xt(rcon);
-            end
-            if (zeroize) begin
-                exp <= 1'b0;
-                err <= 1'b1;
-            end
-            if (s_go) begin
-                blk <= 1'b1; j <= 6'd0; rem <= last_idx(s_sz); sz <= s_sz; dec <= s_dec;
-                slot <= s_slot; tag <= s_tag; err <= !s_ok;
-                kpos <= s_dec ? 3'd2 : 3'd1; rcon <= s_dec ? rcon_bwd0 : 8'h01;
-            end
-            if (k_go) begin
-                blk <= 1'b0; exp <= k_ok; j <= 6'd0; rem <= last_idx(k_sz); sz <= k_sz;
-                dec <= 1'b0; slot <= key_slot; kpos <= 3'd1; rcon <= 8'h01; err <= 1'b0;
-            end
-        end
-        // ---------------- slot flags
-        if (rst || zeroize) begin
-            vld <= {NSLOT{1'b0}};
-            ssz <= {2*NSLOT{1'b0}};
-        end else if (k_go) begin
-            vld[key_slot] <= 1'b0;
-        end else if (exp && upd && rem == 6'd0) begin
-            vld[slot] <= 1'b1;
-            ssz[2*slot +: 2] <= sz;
-        end
-        // ---------------- key store scrub
-        if (rst || zeroize) begin
-            scrub <= 1'b1;
-            scnt  <= {(AW+1){1'b0}};
-        end else if (scrub) begin
-            // the extra last step re-reads the zeroed address 0, so that mq ends at zero
-            if (scnt[AW]) scrub <= 1'b0;
-            else          scnt  <= scnt + 1'b1;
-        end
-        // ---------------- key material
-        if (rst || zeroize || (exp && upd && rem == 6'd0)) kreg <= 224'd0;
-        else if (k_go) kreg <= key_data[255:32];
-        if (rst || zeroize || scrub || (last && !k_go) || (exp && upd && rem == 6'd0)) begin
-            win <= 224'd0;                      // no round-key words left after a block
-            kc  <= 32'd0;                       // or an expansion
-        end else if (k_go) begin
-            kc  <= key_data[31:0];
-        end else if (run) begin
-            win <= {kcur, win[223:32]};
-            kc  <= nxt_ld ? kword : w_comp;     // kword: expansion only (blocks use mq)
-        end
-        if (rst || zeroize) kq <= 1'b0;
-        else if (s_go)      kq <= s_ok;         // u[0] is read at the transfer edge
-        else if (k_go)      kq <= 1'b0;
-        else if (upd)       kq <= blk && nxt_ld && !err;
-        // ---------------- state
-        if (rst || zeroize) begin
-            in_blk <= 128'd0;
-        end else if (s_go) begin
-            in_blk <= s_axis_tdata;
-        end else if (last) begin
-            in_blk <= 128'd0;                   // the input block is not kept after its block
-        end
-        if (rst || zeroize || last) begin
+        if (rst || key_go)    block_busy <= 1'b0;
+        else if (block_go)    block_busy <= 1'b1;
+        else if (step_last)   block_busy <= 1'b0;
+
+        if (rst)              expanding <= 1'b0;
+        else if (key_go)      expanding <= load_ok;
+        else if (zeroize || step_last) expanding <= 1'b0;
+
+        if (rst || key_go || block_go) word_index <= 6'd0;
+        else if (step)        word_index <= word_index + 6'd1;
+
+        if (rst)              words_left <= 6'd0;
+        else if (key_go)      words_left <= last_word(load_size);
+        else if (block_go)    words_left <= last_word(in_key_size);
+        else if (step)        words_left <= words_left - 6'd1;
+
+        if (rst)              key_size <= 2'd0;
+        else if (key_go)      key_size <= load_size;
+        else if (block_go)    key_size <= in_key_size;
+
+        if (rst || key_go)    decrypt <= 1'b0;
+        else if (block_go)    decrypt <= in_decrypt;
+
+        if (rst)              slot <= {SLOT_W{1'b0}};
+        else if (key_go)      slot <= key_slot;
+        else if (block_go)    slot <= in_slot;
+
+        if (rst)              tag <= {TAG_W{1'b0}};
+        else if (block_go)    tag <= in_tag;
+
+        if (rst || key_go)    err <= 1'b0;
+        else if (block_go)    err <= !in_key_ok;
+        else if (zeroize)     err <= 1'b1;
+
+        if (rst)              word_pos <= 3'd0;
+        else if (key_go)      word_pos <= 3'd1;
+        else if (block_go)    word_pos <= in_decrypt ? 3'd2 : 3'd1;
+        else if (step && decrypt)  word_pos <= (word_pos == 3'd0) ? nk_minus1 : word_pos - 3'd1;
+        else if (step)        word_pos <= (word_pos == nk_minus1) ? 3'd0 : word_pos + 3'd1;
+
+        if (rst)              rcon <= 8'h00;
+        else if (key_go)      rcon <= 8'h01;
+        else if (block_go)    rcon <= in_decrypt ? rcon_backward : 8'h01;
+        else if (step && !next_stored && t_mode == 2'd1) rcon <= decrypt ? xdiv(rcon) : xtime(rcon);
+    end
+
+    // ------------------------------------------------------------------ key slots
+    always @(posedge clk) begin
+        if (rst || zeroize)   slot_valid <= {NSLOT{1'b0}};
+        else if (key_go)      slot_valid[key_slot] <= 1'b0;
+        else if (expand_done) slot_valid[slot] <= 1'b1;
+
+        if (rst || zeroize)   slot_size <= {2*NSLOT{1'b0}};
+        else if (!key_go && expand_done) slot_size[2*slot +: 2] <= key_size;
+
+        // key-store scrub; the extra last step re-reads the zeroed address 0, so that
+        // store_word ends at zero
+        if (rst || zeroize)   scrubbing <= 1'b1;
+        else if (scrubbing && scrub_step[AW]) scrubbing <= 1'b0;
+
+        if (rst || zeroize)   scrub_step <= {(AW+1){1'b0}};
+        else if (scrubbing && !scrub_step[AW]) scrub_step <= scrub_step + 1'b1;
+    end
+
+    // ------------------------------------------------------------------ key material
+    always @(posedge clk) begin
+        if (rst || zeroize || expand_done) load_words <= 224'd0;
+        else if (key_go)      load_words <= key_data[255:32];
+
+        // no round-key words are left after a block or an expansion
+        if (clear_schedule)   window <= 224'd0;
+        else if (!key_go && compute) window <= {key_word, window[223:32]};
+
+        if (clear_schedule)   computed_word <= 32'd0;
+        else if (key_go)      computed_word <= key_data[31:0];
+        else if (compute)     computed_word <= next_stored ? load_word : schedule_word;   // load_word: expansion only
+
+        if (rst || zeroize)   use_stored <= 1'b0;
+        else if (block_go)    use_stored <= in_key_ok;   // u[0] is read at the transfer edge
+        else if (key_go)      use_stored <= 1'b0;
+        else if (step)        use_stored <= block_busy && next_stored && !err;
+    end
+
+    // ------------------------------------------------------------------ state
+    always @(posedge clk) begin
+        if (rst || zeroize)   in_block <= 128'd0;
+        else if (block_go)    in_block <= s_axis_tdata;
+        else if (block_done)  in_block <= 128'd0;   // the input block is not kept after its block
+
+        if (rst || zeroize || block_done) begin
             row0 <= 32'd0; row1 <= 56'd0; row2 <= 48'd0; row3 <= 40'd0;
-        end else if (blk && run) begin
-            row0 <= {d[7:0],   row0[31:8]};
-            row1 <= {d[15:8],  row1[55:8]};
-            row2 <= {d[23:16], row2[47:8]};
-            row3 <= {d[31:24], row3[39:8]};
-        end
-        // ---------------- output
-        // (a column is also cleared when the result is taken, unless it is being written)
-        if (rst || oclr || (owe && icol == 2'd0 && oerr)) oc0 <= 32'd0;
-        else if (owe && icol == 2'd0) oc0 <= d;
-        else if (otake) oc0 <= 32'd0;
-        if (rst || oclr || (owe && icol == 2'd1 && oerr)) oc1 <= 32'd0;
-        else if (owe && icol == 2'd1) oc1 <= d;
-        else if (otake) oc1 <= 32'd0;
-        if (rst || oclr || (owe && icol == 2'd2 && oerr)) oc2 <= 32'd0;
-        else if (owe && icol == 2'd2) oc2 <= d;
-        else if (otake) oc2 <= 32'd0;
-        if (rst || oclr || (owe && icol == 2'd3 && oerr)) oc3 <= 32'd0;
-        else if (owe && icol == 2'd3) oc3 <= d;
-        else if (otake) oc3 <= 32'd0;
-        if (rst) begin
-            m_axis_tvalid <= 1'b0;
-            out_tag <= {TAG_W{1'b0}};
-            out_err <= 1'b0;
-        end else if (last) begin
-            m_axis_tvalid <= 1'b1;
-            out_tag <= tag;
-            out_err <= oerr;
-        end else if (m_axis_tready) begin
-            m_axis_tvalid <= 1'b0;
+        end else if (block_busy && compute) begin
+            row0 <= {col_out[7:0],   row0[31:8]};
+            row1 <= {col_out[15:8],  row1[55:8]};
+            row2 <= {col_out[23:16], row2[47:8]};
+            row3 <= {col_out[31:24], row3[39:8]};
         end
     end
-    assign m_axis_tdata = {oc3, oc2, oc1, oc0};
+
+    // ------------------------------------------------------------------ output
+    // one 32-bit word per column, written in the last round (word k to encrypt, 3-k to
+    // decrypt); a word is also cleared when the result is taken, unless it is being written
+    genvar c;
+    generate
+        for (c = 0; c < 4; c = c + 1) begin : g_out_word
+            wire write = out_we && (column == c);
+            always @(posedge clk) begin
+                if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
+                else if (write)    out_data[32*c +: 32] <= col_out;
+                else if (out_take) out_data[32*c +: 32] <= 32'd0;
+            end
+        end
+    endgenerate
+
+    always @(posedge clk) begin
+        if (rst)                m_axis_tvalid <= 1'b0;
+        else if (block_done)    m_axis_tvalid <= 1'b1;
+        else if (m_axis_tready) m_axis_tvalid <= 1'b0;
+
+        if (rst)                out_tag <= {TAG_W{1'b0}};
+        else if (block_done)    out_tag <= tag;
+
+        if (rst)                out_err <= 1'b0;
+        else if (block_done)    out_err <= out_err_new;
+    end
+    assign m_axis_tdata = out_data;
     assign m_axis_tuser = {out_tag, out_err};
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties

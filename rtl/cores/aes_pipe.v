@@ -48,6 +48,7 @@
 //   (AW = SLOT_W + 1 when DIRECTION = 2, else SLOT_W).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_pipe #(
     parameter SBOX_IMPL  = 0,
     parameter SLOT_W     = 1,
@@ -73,6 +74,20 @@ module aes_pipe #(
     output wire [127:0]              m_axis_tdata,
     output wire [TAG_W:0]            m_axis_tuser
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_pipe_SBOX_IMPL_not_0_or_1,
+                     "aes_pipe: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SLOT_W >= 1, aes_pipe_SLOT_W_below_1, "aes_pipe: SLOT_W must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, aes_pipe_TAG_W_below_1, "aes_pipe: TAG_W must be >= 1")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_NR_MAX_not_10_12_14,
+                     "aes_pipe: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_pipe_DIRECTION_not_0_1_2,
+                     "aes_pipe: DIRECTION must be 0 or 1 or 2")
+        `AESIP_CHECK(SUB_STAGES == 0 || SUB_STAGES == 1 || SUB_STAGES == 2, aes_pipe_SUB_STAGES_not_0_1_2,
+                     "aes_pipe: SUB_STAGES must be 0 or 1 or 2")
+    endgenerate
+
     localparam SBW      = TAG_W + SLOT_W + 4;
     localparam NSLOT    = 1 << SLOT_W;
     localparam AW       = SLOT_W + ((DIRECTION == 2) ? 1 : 0);

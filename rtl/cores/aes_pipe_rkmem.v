@@ -8,7 +8,7 @@
 // every entry (scrub), and its contents never reach a port of aes_pipe.
 //
 // Parameters
-//   AW    : address width; the memory has 2**AW entries of 128 bits
+//   AW    : address width (>= 1); the memory has 2**AW entries of 128 bits
 // Ports
 //   clk   : clock (write port)
 //   we    : write enable; wdata is stored at waddr on the rising edge
@@ -18,6 +18,7 @@
 //   rdata : mem[raddr], combinational (a write becomes visible after its clock edge)
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_pipe_rkmem #(
     parameter AW = 1
 ) (
@@ -28,6 +29,11 @@ module aes_pipe_rkmem #(
     input  wire [AW-1:0] raddr,
     output wire [127:0]  rdata
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(AW >= 1, aes_pipe_rkmem_AW_below_1, "aes_pipe_rkmem: AW must be >= 1")
+    endgenerate
+
     reg [127:0] mem [0:(1 << AW) - 1];
 
     always @(posedge clk) begin

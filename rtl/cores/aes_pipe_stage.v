@@ -56,6 +56,7 @@
 // Timing: latency through the stage is 1 (J = 0) or 1 + SUB_STAGES clocks with en high.
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_pipe_stage #(
     parameter SBOX_IMPL  = 0,
     parameter SLOT_W     = 1,
@@ -80,6 +81,23 @@ module aes_pipe_stage #(
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0] waddr,
     input  wire [127:0]                               wdata
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_pipe_stage_SBOX_IMPL_not_0_or_1,
+                     "aes_pipe_stage: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SLOT_W >= 1, aes_pipe_stage_SLOT_W_below_1,
+                     "aes_pipe_stage: SLOT_W must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, aes_pipe_stage_TAG_W_below_1, "aes_pipe_stage: TAG_W must be >= 1")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_stage_NR_MAX_not_10_12_14,
+                     "aes_pipe_stage: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_pipe_stage_DIRECTION_not_0_1_2,
+                     "aes_pipe_stage: DIRECTION must be 0 or 1 or 2")
+        `AESIP_CHECK(SUB_STAGES == 0 || SUB_STAGES == 1 || SUB_STAGES == 2, aes_pipe_stage_SUB_STAGES_not_0_1_2,
+                     "aes_pipe_stage: SUB_STAGES must be 0 or 1 or 2")
+        `AESIP_CHECK(J >= 0 && J <= NR_MAX, aes_pipe_stage_J_out_of_range,
+                     "aes_pipe_stage: J must be 0 .. NR_MAX")
+    endgenerate
+
     localparam SBW     = TAG_W + SLOT_W + 4;
     localparam AW      = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
     localparam NSLOT   = 1 << SLOT_W;

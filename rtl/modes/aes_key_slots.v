@@ -21,6 +21,7 @@
 // Timing: usable changes at the clock edge of the load (or zeroize, rst).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_key_slots #(
     parameter SLOT_W = 2,
     parameter NR_MAX = 14
@@ -33,6 +34,14 @@ module aes_key_slots #(
     input  wire [5:0]                load_bytes,
     output reg  [(1 << SLOT_W)-1:0]  usable
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SLOT_W >= 1, aes_key_slots_SLOT_W_below_1,
+                     "aes_key_slots: SLOT_W must be >= 1")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_key_slots_NR_MAX_not_10_12_14,
+                     "aes_key_slots: NR_MAX must be 10 or 12 or 14")
+    endgenerate
+
 
     wire       ok;
     /* verilator lint_off UNUSEDSIGNAL */

@@ -13,12 +13,13 @@
 // pair of cores among several lanes).
 //
 // Parameters
-//   CORE      : AES core used for both A and B: 0 = aes_iter128, 1 = aes_iter32, 2 = aes_pipe
+//   CORE      : block core used for both A and B (aes_core), by name: "iter128"
+//               (default) = aes_iter128, "iter32" = aes_iter32, "pipe" = aes_pipe
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (passed to the cores)
-//   SLOT_W    : key-slot index width (2**SLOT_W slots in each core)
-//   LEN_W     : width of the internal length counters; AAD or payload lengths of
-//               2**LEN_W bytes or more are rejected with ERR_LENGTH (<= 61)
-//   BUF_AW    : log2 of the output buffer depth in 16-byte beats; store-and-forward
+//   SLOT_W    : key-slot index width, 1 .. 8 (2**SLOT_W slots in each core)
+//   LEN_W     : width of the internal length counters, BUF_AW + 4 .. 61; AAD or payload
+//               lengths of 2**LEN_W bytes or more are rejected with ERR_LENGTH
+//   BUF_AW    : log2 of the output buffer depth in 16-byte beats (>= 1); store-and-forward
 //               CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes (default 8:
 //               4096 bytes, more than an 802.11 MSDU of 2304 bytes)
 //   NR_MAX    : 10, 12 or 14 (default 14): the largest key the engine accepts
@@ -43,8 +44,9 @@
 //                                       chaining value, [135:128] error code
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mode_engine #(
-    parameter CORE      = 0,
+    parameter [63:0] CORE = "iter128",
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
@@ -82,6 +84,20 @@ module aes_mode_engine #(
     input  wire          m_axis_sts_tready,
     output wire [135:0]  m_axis_sts_tdata
 );
+    `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
+
+    // ---------------------------------------------------------------- parameter checks
+    // (CORE and SBOX_IMPL are checked by aes_core)
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_engine_SLOT_W_not_1_to_8,
+                     "aes_mode_engine: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(BUF_AW >= 1, aes_mode_engine_BUF_AW_below_1, "aes_mode_engine: BUF_AW must be >= 1")
+        `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_engine_LEN_W_out_of_range,
+                     "aes_mode_engine: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_mode_engine_NR_MAX_not_10_12_14,
+                     "aes_mode_engine: NR_MAX must be 10 or 12 or 14")
+    endgenerate
+
     // ---------------------------------------------------------------- the packet context
     // (command decode, step sequencer, output buffer, status: rtl/modes/aes_mode_lane.v)
     wire a_s_valid, a_s_ready, a_m_valid, a_m_ready, b_s_valid, b_s_ready, b_m_valid, b_m_ready;
@@ -99,7 +115,7 @@ module aes_mode_engine #(
     wire [SLOT_W-1:0] l_slot;
     wire l_cmd_ready;
     // a pending key load for the command's slot goes first (no starvation by traffic)
-    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
     assign s_axis_cmd_tready = l_cmd_ready && !cmd_hold;
     aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(1)) u_lane (
         .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),
@@ -130,42 +146,16 @@ module aes_mode_engine #(
         .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
         .load_bytes(key_bytes), .usable(key_usable));
 
-    generate
-        if (CORE == 2) begin : g_pipe
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else if (CORE == 1) begin : g_iter32
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else begin : g_iter128
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end
-    endgenerate
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_a (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
+        .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_b (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
+        .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_engine.sby (docs/formal.md) against abstract cores

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // aes_mode_lane: one packet context of the mode engine (docs/mode_engine.md): command
-// decode and checks, the step sequencer of AES-CCM (SP 800-38C) and ECB/CBC/CTR/CBC-MAC,
+// decode and checks (aes_mode_cmd_decode), the step sequencer of AES-CCM (SP 800-38C) and ECB/CBC/CTR/CBC-MAC,
 // the output commit buffer and the status register. It owns no AES core: it sends at
 // most one block at a time to each of two block-cipher ports, core A (chaining: CCM's
 // CBC-MAC, CBC encryption, CBC-MAC) and core B (counter blocks, ECB, CBC decryption),
@@ -10,10 +10,10 @@
 // lanes on one shared pair of cores.
 //
 // Parameters
-//   SLOT_W    : key-slot index width (the slot field must be < 2**SLOT_W)
-//   LEN_W     : width of the internal length counters; AAD or payload lengths of
-//               2**LEN_W bytes or more are rejected with ERR_LENGTH (<= 61)
-//   BUF_AW    : log2 of the output buffer depth in 16-byte beats; store-and-forward
+//   SLOT_W    : key-slot index width, 1 .. 8 (the slot field must be < 2**SLOT_W)
+//   LEN_W     : width of the internal length counters, BUF_AW + 4 .. 61; AAD or payload
+//               lengths of 2**LEN_W bytes or more are rejected with ERR_LENGTH
+//   BUF_AW    : log2 of the output buffer depth in 16-byte beats (>= 1); store-and-forward
 //               CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes
 //   ZDRAIN    : 1 = after a zeroize the lane itself consumes the rest of an aborted
 //               packet's input up to tlast (aes_mode_engine: the lane reads s_axis
@@ -54,6 +54,7 @@
 // the cycle the previous one's result is taken (a_m_ready / b_m_ready).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mode_lane #(
     parameter SLOT_W = 2,
     parameter LEN_W  = 32,
@@ -109,12 +110,21 @@ module aes_mode_lane #(
     input  wire [127:0]      b_m_data,
     input  wire              b_m_err
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_lane_SLOT_W_not_1_to_8,
+                     "aes_mode_lane: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(BUF_AW >= 1, aes_mode_lane_BUF_AW_below_1,
+                     "aes_mode_lane: BUF_AW must be >= 1")
+        `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_lane_LEN_W_out_of_range,
+                     "aes_mode_lane: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(ZDRAIN == 0 || ZDRAIN == 1, aes_mode_lane_ZDRAIN_not_0_or_1,
+                     "aes_mode_lane: ZDRAIN must be 0 or 1")
+    endgenerate
+
     // ---------------------------------------------------------------- op and error codes
-    localparam [3:0] OP_ECB_ENC = 4'd0, OP_ECB_DEC = 4'd1, OP_CBC_ENC = 4'd2, OP_CBC_DEC = 4'd3,
-                     OP_CTR = 4'd4, OP_CBC_MAC = 4'd5, OP_CCM_ENC = 4'd6, OP_CCM_DEC = 4'd7;
-    localparam [7:0] ERR_OK = 8'd0, ERR_OP = 8'd1, ERR_NONCE = 8'd2, ERR_TAGLEN = 8'd3,
-                     ERR_LENGTH = 8'd4, ERR_BUFFER = 8'd5, ERR_FRAMING = 8'd6,
-                     ERR_KEY = 8'd7, ERR_AUTH = 8'd8, ERR_ZEROIZED = 8'd9;
+    // (generated from data/mode_engine.yaml: OP_*, ERR_*, CMD_* and STS_* field positions)
+    `include "aes_mode_if.vh"
 
 
     // ---------------------------------------------------------------- helpers
@@ -143,140 +153,102 @@ module aes_mode_lane #(
     endfunction
 
     // ---------------------------------------------------------------- command decode
-    wire [3:0]   c_op    = s_axis_cmd_tdata[3:0];
-    wire         c_cut   = s_axis_cmd_tdata[4];
-    wire [7:0]   c_slot  = s_axis_cmd_tdata[15:8];
-    wire [3:0]   c_nlen  = s_axis_cmd_tdata[19:16];
-    wire [4:0]   c_tlen  = s_axis_cmd_tdata[24:20];
-    wire [63:0]  c_alen  = s_axis_cmd_tdata[127:64];
-    wire [63:0]  c_plen  = s_axis_cmd_tdata[191:128];
-    wire [127:0] c_iv    = s_axis_cmd_tdata[319:192];
-    wire [127:0] c_rtag  = s_axis_cmd_tdata[447:320];
-
-    wire c_is_ccm = (c_op == OP_CCM_ENC) || (c_op == OP_CCM_DEC);
-    wire [3:0] c_q = 4'd15 - c_nlen;                       // L
-    wire c_nonce_ok = (c_nlen >= 4'd7) && (c_nlen <= 4'd13);
-    wire c_tag_ok = (c_tlen >= 5'd4) && (c_tlen <= 5'd16) && !c_tlen[0];
-    // payload must fit in the L-byte length field: plen < 2^(8L); L >= 8 always fits
-    wire c_plen_fits_q = (c_q >= 4'd8) ? 1'b1 : ((c_plen >> {c_q[2:0], 3'b000}) == 64'd0);
-    wire c_len_fit = ((c_alen >> LEN_W) == 64'd0) && ((c_plen >> LEN_W) == 64'd0);
-    wire c_whole = (c_plen[3:0] == 4'd0);
-    wire c_slot_ok = ((c_slot >> SLOT_W) == 8'd0) && key_usable[c_slot[SLOT_W-1:0]];
-    wire c_has_data = (c_alen != 64'd0) || (c_plen != 64'd0);   // the packet has data beats
-    wire [LEN_W:0] c_buf_max = (1 << (BUF_AW + 4));
-
-    reg [7:0] c_err;
-    always @(*) begin
-        c_err = ERR_OK;
-        if (c_op > OP_CCM_DEC || s_axis_cmd_tdata[7:5] != 3'd0 || s_axis_cmd_tdata[63:25] != 39'd0 || s_axis_cmd_tdata[511:448] != 64'd0
-            || (c_cut && c_op != OP_CCM_DEC))
-            c_err = ERR_OP;
-        else if (c_is_ccm && !c_nonce_ok)
-            c_err = ERR_NONCE;
-        else if (c_is_ccm && !c_tag_ok)
-            c_err = ERR_TAGLEN;
-        else if (!c_len_fit || (c_is_ccm && !c_plen_fits_q) || (!c_is_ccm && c_alen != 64'd0)
-                 || ((c_op != OP_CTR) && !c_is_ccm && !c_whole))
-            c_err = ERR_LENGTH;
-        else if (c_op == OP_CCM_DEC && !c_cut && ({1'b0, c_plen[LEN_W-1:0]} > c_buf_max))
-            c_err = ERR_BUFFER;
-        else if (!c_slot_ok)
-            c_err = ERR_KEY;
-    end
-
-    // nonce bytes 0..n-1 only
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [127:0] c_nonce = c_iv & bytemask({1'b0, c_nlen});   // <= 13 bytes when legal: byte 15 unused
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [7:0]   c_flags = {1'b0, (c_alen != 64'd0), c_tlen[3:1] - 3'd1, c_q[2:0] - 3'd1};
-    wire [127:0] c_b0    = {c_nonce[119:0], c_flags} | bswap({64'd0, c_plen});
-    wire [127:0] c_ctr0  = {c_nonce[119:0], 5'd0, c_q[2:0] - 3'd1};
-    // AAD length encoding (SP 800-38C A.2.2): 2, 6 or 10 bytes
-    wire [1:0]   c_ssel  = (c_alen < 64'hff00) ? 2'd0 : (c_alen[63:32] == 32'd0) ? 2'd1 : 2'd2;
-    wire [4:0]   c_s     = (c_ssel == 2'd0) ? 5'd2 : (c_ssel == 2'd1) ? 5'd6 : 5'd10;
-    // length-encoding bytes placed in the top s lanes of the carry register
-    wire [79:0]  c_lenc_hi = (c_ssel == 2'd0) ? {c_alen[7:0], c_alen[15:8], 64'd0} :
-                             (c_ssel == 2'd1) ? {c_alen[7:0], c_alen[15:8], c_alen[23:16], c_alen[31:24],
-                                                 8'hfe, 8'hff, 32'd0} :
-                             {c_alen[7:0], c_alen[15:8], c_alen[23:16], c_alen[31:24], c_alen[39:32],
-                              c_alen[47:40], c_alen[55:48], c_alen[63:56], 8'hff, 8'hff};
-    wire [LEN_W:0] c_alen_w = {1'b0, c_alen[LEN_W-1:0]};
-    wire [LEN_W:0] c_plen_w = {1'b0, c_plen[LEN_W-1:0]};
-    wire [LEN_W:0] c_nb_aad = (c_alen_w + 15) >> 4;
-    wire [LEN_W:0] c_nb_pay = (c_plen_w + 15) >> 4;
-    wire [LEN_W:0] c_k_aad  = (c_alen == 64'd0) ? {(LEN_W+1){1'b0}} : ((c_alen_w + {{(LEN_W-4){1'b0}}, c_s} + 15) >> 4);
+    // (fields, command-time checks, step counts, initial values: aes_mode_cmd_decode)
+    wire [3:0]        cmd_op;
+    wire              cmd_cut;
+    wire [SLOT_W-1:0] cmd_slot;
+    wire [4:0]        cmd_tag_len;
+    wire [1:0]        cmd_aad_code;
+    wire [7:0]        cmd_err;
+    wire              cmd_is_ccm, cmd_has_data, cmd_no_payload;
+    wire [LEN_W:0]    cmd_aad_steps, cmd_aad_beats, cmd_pay_beats, cmd_aad_len, cmd_pay_len;
+    wire [127:0]      cmd_chain_init, cmd_counter_init, cmd_iv, cmd_recv_tag;
+    wire [79:0]       cmd_aad_carry;
+    aes_mode_cmd_decode #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_decode (
+        .cmd(s_axis_cmd_tdata), .key_usable(key_usable),
+        .op(cmd_op), .cut(cmd_cut), .slot(cmd_slot), .tag_len(cmd_tag_len), .aad_code(cmd_aad_code),
+        .err(cmd_err), .is_ccm(cmd_is_ccm), .has_data(cmd_has_data), .no_payload(cmd_no_payload),
+        .aad_steps(cmd_aad_steps), .aad_beats(cmd_aad_beats), .pay_beats(cmd_pay_beats),
+        .aad_len(cmd_aad_len), .pay_len(cmd_pay_len),
+        .chain_init(cmd_chain_init), .counter_init(cmd_counter_init), .iv(cmd_iv),
+        .aad_carry(cmd_aad_carry), .recv_tag(cmd_recv_tag));
 
     // ---------------------------------------------------------------- packet state
     // ST_ABORT: the packet failed closed (core key error or zeroize): nothing more is
     // issued or written; the lane waits for its outstanding core results and discards them.
     localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_ABORT = 3'd2, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
+    // output buffer entry: {tuser, tlast, tkeep[15:0], tdata[127:0]}
+    localparam integer BUF_KEEP_LSB = 128;
+    localparam integer BUF_LAST_BIT = BUF_KEEP_LSB + 16;
+    localparam integer BUF_USER_BIT = BUF_LAST_BIT + 1;
+    localparam integer BUF_W        = BUF_USER_BIT + 1;
     localparam [1:0] PH_INIT = 2'd0, PH_AAD = 2'd1, PH_PRE = 2'd2, PH_PAY = 2'd3;
 
-    reg [2:0]   state;
-    reg [1:0]   phase;
-    reg [3:0]   op;
-    reg         cut;
+    reg [2:0] state;
+    reg [1:0] phase;
+    reg [3:0] op;
+    reg cut;
     reg [SLOT_W-1:0] slot;
-    reg [4:0]   tlen;
-    reg [1:0]   ssel;
-    reg [7:0]   err;
-    reg [LEN_W:0] k_aad, nb_aad, nb_pay;   // formatted AAD blocks, AAD beats, payload beats
-    reg [LEN_W:0] k, j;                    // AAD step index, payload step index (0-based)
-    reg [LEN_W:0] aad_rem, pay_rem;        // bytes not yet received
-    reg [127:0] x_reg;                     // CBC-MAC / CBC chaining value
-    reg [127:0] s_reg;                     // keystream block for the current payload step
-    reg [127:0] s0_reg;                    // CCM: E(Ctr0)
-    reg [127:0] ctr;                       // next counter block
-    reg [127:0] prev;                      // CBC-dec: previous ciphertext (IV first)
-    reg [79:0]  carry;                     // CCM AAD realignment: top 10 bytes of the previous beat
-    reg [127:0] rtag;                      // CCM-dec: received tag
-    reg         plan_active;               // steps remain to be issued
-    reg         in_open;                   // input beats of the packet remain, up to tlast
-    reg         a_sent, b_sent;
-    reg         a_out, b_out;              // a block of this lane is inside core A / core B
+    reg [4:0] tag_len;
+    reg [1:0] aad_code;
+    reg [7:0] err;
+    reg [LEN_W:0] aad_steps, aad_beats, pay_beats;       // formatted AAD blocks, AAD beats, payload beats
+    reg [LEN_W:0] aad_step, pay_step;                    // AAD step index, payload step index (0-based)
+    reg [LEN_W:0] aad_left, pay_left;                    // bytes not yet received
+    reg [127:0] chain_value;                             // CBC-MAC / CBC chaining value
+    reg [127:0] keystream;                               // keystream block for the current payload step
+    reg [127:0] tag_keystream;                           // CCM: E(Ctr0)
+    reg [127:0] counter;                                 // next counter block
+    reg [127:0] prev_block;                              // CBC-dec: previous ciphertext (IV first)
+    reg [79:0] aad_carry_reg;                            // CCM AAD realignment: top 10 bytes of the previous beat
+    reg [127:0] received_tag;                            // CCM-dec: received tag
+    reg plan_active;                                     // steps remain to be issued
+    reg in_open;                                         // input beats of the packet remain, up to tlast
+    reg a_sent, b_sent;
+    reg a_in_core, b_in_core;                            // a block of this lane is inside core A / core B
     // fail-closed bookkeeping
-    reg         abort;                     // the packet failed closed: no further output beat
-    reg         zab;                       // ... because of zeroize (the buffer was wiped)
-    reg         cur_wrote;                 // a beat of this packet is in the buffer (or has left)
-    reg         cur_term;                  // abort: close this packet's frame with a null beat
-    reg         term_now;                  // zeroize: close the pending status's frame now
-    reg         sts_valid;                 // status register full
-    reg         sts_hold;                  // ... but its packet's tlast beat has not left yet
-    reg         out_open;                  // a frame has begun on m_axis and its tlast has not left
+    reg abort;                                           // the packet failed closed: no further output beat
+    reg zeroize_abort;                                   // ... because of zeroize (the buffer was wiped)
+    reg wrote_beat;                                      // a beat of this packet is in the buffer (or has left)
+    reg close_frame;                                     // abort: close this packet's frame with a null beat
+    reg terminator_now;                                  // zeroize: close the pending status's frame now
+    reg status_valid;                                    // status register full
+    reg status_hold;                                     // ... but its packet's tlast beat has not left yet
+    reg frame_open;                                      // a frame has begun on m_axis and its tlast has not left
     // the step in flight (issued, results not yet consumed)
-    reg         fl_valid, fl_a, fl_b, fl_init, fl_ks, fl_out;
-    reg [127:0] fl_cur;                    // its input beat (masked)
-    reg [4:0]   fl_n;                      // valid bytes in fl_cur
+    reg flight_valid, flight_a, flight_b, flight_init, flight_keystream, flight_output;
+    reg [127:0] flight_beat;                             // its input beat (masked)
+    reg [4:0] flight_bytes;                              // valid bytes in flight_beat
     // output staging: the last beat of a packet is held until the packet's result is known
-    reg [127:0] pend_data;
-    reg [15:0]  pend_keep;
+    reg [127:0] held_data;
+    reg [15:0] held_keep;
 
-    wire is_ccm  = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
-    wire is_ctrk = is_ccm || (op == OP_CTR);      // uses a keystream
-    wire sf      = (op == OP_CCM_DEC) && !cut;    // store-and-forward
-    wire has_out = (op != OP_CBC_MAC);
+    wire is_ccm         = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
+    wire uses_keystream = is_ccm || (op == OP_CTR);
+    wire store_forward  = (op == OP_CCM_DEC) && !cut;
+    wire has_out        = (op != OP_CBC_MAC);
 
     assign active      = (state != ST_IDLE);
     assign active_slot = slot;
 
     // ---------------------------------------------------------------- step plan
-    wire last_aad_step = (k + 1 == k_aad);
-    wire last_pay_step = (j + 1 == nb_pay);
-    wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && k < nb_aad);
+    wire last_aad_step = (aad_step + 1 == aad_steps);
+    wire last_pay_step = (pay_step + 1 == pay_beats);
+    wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && aad_step < aad_beats);
     wire in_aad_beat = (phase == PH_AAD);
-    wire [LEN_W:0] rem = in_aad_beat ? aad_rem : pay_rem;
-    wire [4:0]  nvalid = (rem >= 16) ? 5'd16 : rem[4:0];
-    wire [127:0] in_mask = bytemask(nvalid);
+    wire [LEN_W:0] bytes_left = in_aad_beat ? aad_left : pay_left;
+    wire [4:0]  beat_bytes = (bytes_left >= 16) ? 5'd16 : bytes_left[4:0];
+    wire [127:0] in_mask = bytemask(beat_bytes);
     wire [127:0] beat = s_axis_tdata & in_mask;
-    wire exp_last = in_aad_beat ? ((aad_rem <= 16) && (nb_pay == 0)) : (pay_rem <= 16);
+    wire expect_last = in_aad_beat ? ((aad_left <= 16) && (pay_beats == 0)) : (pay_left <= 16);
 
     // core A (chain): CCM MAC, CBC encryption, CBC-MAC
     wire a_use = (phase == PH_INIT) || (phase == PH_AAD) ||
                  (phase == PH_PAY && (is_ccm || op == OP_CBC_ENC || op == OP_CBC_MAC));
     // core B (parallel): counter blocks (CCM/CTR, one step ahead), ECB, CBC decryption
     wire b_use = (phase == PH_INIT) || (phase == PH_PRE) ||
-                 (phase == PH_AAD && last_aad_step && nb_pay != 0) ||
-                 (phase == PH_PAY && (is_ctrk ? !last_pay_step :
+                 (phase == PH_AAD && last_aad_step && pay_beats != 0) ||
+                 (phase == PH_PAY && (uses_keystream ? !last_pay_step :
                                       (op == OP_ECB_ENC || op == OP_ECB_DEC || op == OP_CBC_DEC)));
     assign b_s_dec = (op == OP_ECB_DEC) || (op == OP_CBC_DEC);
     assign a_s_dec = 1'b0;
@@ -284,30 +256,30 @@ module aes_mode_lane #(
     assign b_s_slot = slot;
 
     // formatted AAD block: previous beat's top s bytes, then this beat's first 16-s bytes
-    wire [111:0] aad_cur = (k < nb_aad) ? beat[111:0] : 112'd0;
-    wire [127:0] aad_fmt = (ssel == 2'd0) ? {aad_cur[111:0], carry[79:64]} :
-                           (ssel == 2'd1) ? {aad_cur[79:0],  carry[79:32]} :
-                                            {aad_cur[47:0],  carry[79:0]};
+    wire [111:0] aad_beat = (aad_step < aad_beats) ? beat[111:0] : 112'd0;
+    wire [127:0] aad_block = (aad_code == 2'd0) ? {aad_beat[111:0], aad_carry_reg[79:64]} :
+                           (aad_code == 2'd1) ? {aad_beat[79:0],  aad_carry_reg[79:32]} :
+                                            {aad_beat[47:0],  aad_carry_reg[79:0]};
     // Steps overlap: the next step is issued in the cycle its predecessor's results are
     // consumed, taking the chaining value and keystream straight from the core outputs.
     wire buf_wr_ready;
-    wire buf_ready = buf_wr_ready && !term_now;   // the lane's own writes wait for a terminator
-    reg  pend_valid;
-    wire complete_now = fl_valid && (!fl_a || a_m_valid) && (!fl_b || b_m_valid) &&
-                        (!(fl_out && pend_valid) || buf_ready);
+    wire buf_ready = buf_wr_ready && !terminator_now;   // the lane's own writes wait for a terminator
+    reg  held_valid;
+    wire complete_now = flight_valid && (!flight_a || a_m_valid) && (!flight_b || b_m_valid) &&
+                        (!(flight_output && held_valid) || buf_ready);
     // a core flagged a key error on a result of this step: fail closed (nothing computed
     // from this step or later is written, nothing more is issued)
-    wire err_now = complete_now && ((fl_a && a_m_err) || (fl_b && b_m_err));
-    wire [127:0] x_eff = (fl_valid && fl_a) ? a_m_data : x_reg;
-    wire [127:0] s_eff = (fl_valid && fl_ks) ? b_m_data : s_reg;
-    wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ s_eff) & in_mask) : beat;
-    wire [127:0] a_blk = (phase == PH_INIT) ? 128'd0 /* x_reg holds B0 */ :
-                         (phase == PH_AAD)  ? aad_fmt : pay_plain;
-    assign a_s_data = x_eff ^ a_blk;
-    assign b_s_data = is_ctrk ? ctr : beat;
+    wire err_now = complete_now && ((flight_a && a_m_err) || (flight_b && b_m_err));
+    wire [127:0] chain_now = (flight_valid && flight_a) ? a_m_data : chain_value;
+    wire [127:0] keystream_now = (flight_valid && flight_keystream) ? b_m_data : keystream;
+    wire [127:0] pay_plain = (op == OP_CCM_DEC) ? ((beat ^ keystream_now) & in_mask) : beat;
+    wire [127:0] a_block = (phase == PH_INIT) ? 128'd0 /* chain_value holds B0 */ :
+                         (phase == PH_AAD)  ? aad_block : pay_plain;
+    assign a_s_data = chain_now ^ a_block;
+    assign b_s_data = uses_keystream ? counter : beat;
 
     wire beat_ok = !need_beat || s_axis_tvalid;
-    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!fl_valid || complete_now) &&
+    wire can_start = (state == ST_RUN) && plan_active && beat_ok && (!flight_valid || complete_now) &&
                      !err_now && !zeroize;
     assign a_s_valid = can_start && a_use && !a_sent;
     assign b_s_valid = can_start && b_use && !b_sent;
@@ -315,39 +287,39 @@ module aes_mode_lane #(
     wire b_done_now = !b_use || b_sent || b_s_ready;
     wire issue_done = can_start && a_done_now && b_done_now;
     // the packet's last step has issued (or the packet ended early)
-    wire step_last = (phase == PH_INIT) ? (k_aad == 0 && nb_pay == 0) :
-                     (phase == PH_AAD)  ? (last_aad_step && nb_pay == 0) :
+    wire step_last = (phase == PH_INIT) ? (aad_steps == 0 && pay_beats == 0) :
+                     (phase == PH_AAD)  ? (last_aad_step && pay_beats == 0) :
                      (phase == PH_PRE)  ? 1'b0 : last_pay_step;
 
     // output beat of the completing step (payload steps of ops with output)
     wire [127:0] out_now = (op == OP_CBC_ENC) ? a_m_data :
                            (op == OP_ECB_ENC || op == OP_ECB_DEC) ? b_m_data :
-                           (op == OP_CBC_DEC) ? (b_m_data ^ prev) : (fl_cur ^ s_reg);
+                           (op == OP_CBC_DEC) ? (b_m_data ^ prev_block) : (flight_beat ^ keystream);
     wire step_out = (phase == PH_PAY) && has_out;
 
     // output buffer
     reg  buf_wr_valid, buf_wr_commit, buf_commit, buf_rollback, buf_wr_last, buf_wr_user;
     reg  [127:0] buf_wr_data;
     reg  [15:0]  buf_wr_keep;
-    wire [145:0] buf_m_data;
+    wire [BUF_W-1:0] buf_m_data;
     wire buf_m_valid;
-    wire buf_m_last = buf_m_data[144];
-    wire out_hs = buf_m_valid && m_axis_tready;
+    wire buf_m_last = buf_m_data[BUF_LAST_BIT];
+    wire out_taken = buf_m_valid && m_axis_tready;
 
     // CCM tag
-    wire [127:0] tag_mask = bytemask(tlen);
-    wire [127:0] tag_calc = (x_reg ^ s0_reg) & tag_mask;
-    wire         tag_ok   = ((tag_calc ^ (rtag & tag_mask)) == 128'd0);  // one wide compare: constant time
-    wire [7:0]   fin_err  = (err != ERR_OK) ? err :
+    wire [127:0] tag_mask = bytemask(tag_len);
+    wire [127:0] tag_computed = (chain_value ^ tag_keystream) & tag_mask;
+    wire         tag_ok   = ((tag_computed ^ (received_tag & tag_mask)) == 128'd0);  // one wide compare: constant time
+    wire [7:0]   final_err  = (err != ERR_OK) ? err :
                             ((op == OP_CCM_DEC && !tag_ok) ? ERR_AUTH : ERR_OK);
 
     // ---------------------------------------------------------------- ready signals
     assign s_axis_cmd_tready = (state == ST_IDLE);
     assign s_axis_tready = (state == ST_DRAIN) || (issue_done && need_beat);
-    assign m_axis_sts_tvalid = sts_valid && !sts_hold;
-    wire sts_hs = m_axis_sts_tvalid && m_axis_sts_tready;
+    assign m_axis_sts_tvalid = status_valid && !status_hold;
+    wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
-    wire [127:0] ctr_inc = bswap(bswap(ctr) + 128'd1);
+    wire [127:0] counter_next = bswap(bswap(counter) + 128'd1);
 
     // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
     // one zero byte (a beat of null bytes only could be removed by AXI4-Stream
@@ -355,191 +327,162 @@ module aes_mode_lane #(
     localparam [15:0] TERM_KEEP = 16'h0001;
 
     // FLUSH proceeds only when the status register is free, so it happens exactly once
-    wire fl_go = (state == ST_FLUSH) && (!sts_valid || sts_hs) && !zeroize;
+    wire flush_go = (state == ST_FLUSH) && (!status_valid || status_taken) && !zeroize;
     always @(*) begin
         buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
-        buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = pend_data; buf_wr_keep = pend_keep;
-        if (term_now) begin
+        buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = held_data; buf_wr_keep = held_keep;
+        if (terminator_now) begin
             // terminator closing the frame of a packet aborted by zeroize
             buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
             buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
-        end else if (complete_now && fl_out && pend_valid && !err_now) begin
+        end else if (complete_now && flight_output && held_valid && !err_now) begin
             buf_wr_valid = 1'b1;
-            buf_wr_commit = !sf;
-        end else if (fl_go) begin
+            buf_wr_commit = !store_forward;
+        end else if (flush_go) begin
             if (abort) begin
-                buf_rollback = sf && !zab;
-                if (cur_term) begin
+                buf_rollback = store_forward && !zeroize_abort;
+                if (close_frame) begin
                     buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
                     buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
                 end
-            end else if (sf && fin_err != ERR_OK) begin
+            end else if (store_forward && final_err != ERR_OK) begin
                 buf_rollback = 1'b1;
-            end else if (pend_valid) begin
+            end else if (held_valid) begin
                 buf_wr_valid = 1'b1;
                 buf_wr_commit = 1'b1;
                 buf_wr_last = 1'b1;
-                buf_wr_user = (fin_err != ERR_OK);
+                buf_wr_user = (final_err != ERR_OK);
             end else begin
                 buf_commit = 1'b1;
             end
         end
     end
-    wire flush_done = fl_go && (!buf_wr_valid || buf_ready);
+    wire flush_done = flush_go && (!buf_wr_valid || buf_ready);
 
     // the frame on m_axis is open once the beat presented now (if any) has left
-    wire open_eff = buf_m_valid ? !buf_m_last : out_open;
+    wire frame_open_now = buf_m_valid ? !buf_m_last : frame_open;
     // the open frame belongs to the finished packet whose status waits for its tlast
-    wire open_pending = sts_valid && sts_hold;
+    wire frame_of_pending = status_valid && status_hold;
 
     // ---------------------------------------------------------------- sequencing
     always @(posedge clk) begin
         if (rst) begin
             state <= ST_IDLE; phase <= PH_INIT; op <= 4'd0; cut <= 1'b0; slot <= {SLOT_W{1'b0}};
-            tlen <= 5'd0; ssel <= 2'd0; err <= ERR_OK;
-            k_aad <= 0; nb_aad <= 0; nb_pay <= 0; k <= 0; j <= 0; aad_rem <= 0; pay_rem <= 0;
-            x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-            carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; fl_n <= 5'd0; plan_active <= 1'b0;
-            fl_valid <= 1'b0; fl_a <= 1'b0; fl_b <= 1'b0; fl_init <= 1'b0; fl_ks <= 1'b0; fl_out <= 1'b0;
-            in_open <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0; a_out <= 1'b0; b_out <= 1'b0;
-            abort <= 1'b0; zab <= 1'b0; cur_wrote <= 1'b0; cur_term <= 1'b0; term_now <= 1'b0;
-            sts_valid <= 1'b0; sts_hold <= 1'b0; out_open <= 1'b0;
-            pend_valid <= 1'b0; pend_data <= 128'd0; pend_keep <= 16'd0;
-            m_axis_sts_tdata <= 136'd0; m_axis_sts_empty <= 1'b0;
+            tag_len <= 5'd0; aad_code <= 2'd0; err <= ERR_OK;
+            aad_steps <= 0; aad_beats <= 0; pay_beats <= 0; aad_step <= 0; pay_step <= 0; aad_left <= 0; pay_left <= 0;
+            chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
+            aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; flight_bytes <= 5'd0; plan_active <= 1'b0;
+            flight_valid <= 1'b0; flight_a <= 1'b0; flight_b <= 1'b0; flight_init <= 1'b0; flight_keystream <= 1'b0; flight_output <= 1'b0;
+            in_open <= 1'b0; a_sent <= 1'b0; b_sent <= 1'b0;
+            abort <= 1'b0; zeroize_abort <= 1'b0; wrote_beat <= 1'b0; close_frame <= 1'b0;
+            held_valid <= 1'b0; held_data <= 128'd0; held_keep <= 16'd0;
         end else begin
-            // blocks inside the cores (results are always collected, also after an abort)
-            a_out <= (a_out && !(a_m_valid && a_m_ready)) || (a_s_valid && a_s_ready);
-            b_out <= (b_out && !(b_m_valid && b_m_ready)) || (b_s_valid && b_s_ready);
-            // output side: frame tracking, status release after the packet's tlast has left
-            if (out_hs) begin
-                out_open <= !buf_m_last;
-                if (buf_m_last) sts_hold <= 1'b0;
-            end
-            if (sts_hs) begin
-                sts_valid <= 1'b0;
-                m_axis_sts_tdata <= 136'd0;   // leave no tag or MAC behind
-            end
-            if (term_now && buf_wr_ready) term_now <= 1'b0;
             case (state)
             ST_IDLE: if (s_axis_cmd_tvalid) begin
-                op <= c_op; cut <= c_cut; slot <= c_slot[SLOT_W-1:0]; tlen <= c_tlen; ssel <= c_ssel;
-                err <= c_err;
-                k_aad <= c_k_aad; nb_aad <= c_nb_aad; nb_pay <= c_nb_pay;
-                k <= 0; j <= 0; aad_rem <= c_alen_w; pay_rem <= c_plen_w;
-                x_reg <= ((c_op == OP_CBC_ENC) || (c_op == OP_CBC_MAC)) ? c_iv :
-                         (c_is_ccm ? c_b0 : 128'd0);
-                ctr <= c_is_ccm ? c_ctr0 : c_iv;
-                prev <= c_iv;
-                carry <= c_lenc_hi;
-                rtag <= c_rtag;
-                in_open <= c_has_data; a_sent <= 1'b0; b_sent <= 1'b0;
-                abort <= 1'b0; zab <= 1'b0; cur_wrote <= 1'b0; cur_term <= 1'b0;
-                pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b1;
-                if (c_err != ERR_OK) begin
-                    state <= c_has_data ? ST_DRAIN : ST_FLUSH;
-                end else if (c_is_ccm) begin
+                op <= cmd_op; cut <= cmd_cut; slot <= cmd_slot; tag_len <= cmd_tag_len; aad_code <= cmd_aad_code;
+                err <= cmd_err;
+                aad_steps <= cmd_aad_steps; aad_beats <= cmd_aad_beats; pay_beats <= cmd_pay_beats;
+                aad_step <= 0; pay_step <= 0; aad_left <= cmd_aad_len; pay_left <= cmd_pay_len;
+                chain_value <= cmd_chain_init;
+                counter <= cmd_counter_init;
+                prev_block <= cmd_iv;
+                aad_carry_reg <= cmd_aad_carry;
+                received_tag <= cmd_recv_tag;
+                in_open <= cmd_has_data; a_sent <= 1'b0; b_sent <= 1'b0;
+                abort <= 1'b0; zeroize_abort <= 1'b0; wrote_beat <= 1'b0; close_frame <= 1'b0;
+                held_valid <= 1'b0; flight_valid <= 1'b0; plan_active <= 1'b1;
+                if (cmd_err != ERR_OK) begin
+                    state <= cmd_has_data ? ST_DRAIN : ST_FLUSH;
+                end else if (cmd_is_ccm) begin
                     state <= ST_RUN; phase <= PH_INIT;
-                end else if (c_plen == 64'd0) begin
+                end else if (cmd_no_payload) begin
                     state <= ST_FLUSH;
                 end else begin
-                    state <= ST_RUN; phase <= (c_op == OP_CTR) ? PH_PRE : PH_PAY;
+                    state <= ST_RUN; phase <= (cmd_op == OP_CTR) ? PH_PRE : PH_PAY;
                 end
             end
             ST_RUN: begin
                 // consume the results of the step in flight
                 if (complete_now) begin
-                    if (fl_a) x_reg <= a_m_data;
-                    if (fl_b) begin
-                        if (fl_init) s0_reg <= b_m_data;
-                        else if (fl_ks) s_reg <= b_m_data;
+                    if (flight_a) chain_value <= a_m_data;
+                    if (flight_b) begin
+                        if (flight_init) tag_keystream <= b_m_data;
+                        else if (flight_keystream) keystream <= b_m_data;
                     end
-                    if (fl_out && !err_now) begin
-                        pend_valid <= 1'b1;
-                        pend_data <= out_now & bytemask(fl_n);
-                        pend_keep <= keepmask(fl_n);
-                        if (op == OP_CBC_DEC) prev <= fl_cur;
+                    if (flight_output && !err_now) begin
+                        held_valid <= 1'b1;
+                        held_data <= out_now & bytemask(flight_bytes);
+                        held_keep <= keepmask(flight_bytes);
+                        if (op == OP_CBC_DEC) prev_block <= flight_beat;
                     end
-                    if (fl_out && pend_valid && !err_now) cur_wrote <= 1'b1;
-                    fl_valid <= 1'b0;
+                    if (flight_output && held_valid && !err_now) wrote_beat <= 1'b1;
+                    flight_valid <= 1'b0;
                 end
                 if (err_now) begin
                     // fail closed: drop the held beat, close a frame already begun
                     abort <= 1'b1;
                     if (err == ERR_OK) err <= ERR_KEY;
-                    cur_term <= cur_wrote && !sf;
-                    pend_valid <= 1'b0;
+                    close_frame <= wrote_beat && !store_forward;
+                    held_valid <= 1'b0;
                     plan_active <= 1'b0;
                     state <= ST_ABORT;
                 end
                 // issue the next step
                 if (a_s_valid && a_s_ready) a_sent <= 1'b1;
                 if (b_s_valid && b_s_ready) b_sent <= 1'b1;
-                if (b_s_valid && b_s_ready && is_ctrk) ctr <= ctr_inc;
+                if (b_s_valid && b_s_ready && uses_keystream) counter <= counter_next;
                 if (issue_done) begin
                     a_sent <= 1'b0; b_sent <= 1'b0;
-                    fl_valid <= 1'b1;
-                    fl_a <= a_use; fl_b <= b_use;
-                    fl_init <= (phase == PH_INIT);
-                    fl_ks <= b_use && is_ctrk && (phase != PH_INIT);
-                    fl_out <= step_out;
-                    fl_cur <= beat;
-                    fl_n <= nvalid;
+                    flight_valid <= 1'b1;
+                    flight_a <= a_use; flight_b <= b_use;
+                    flight_init <= (phase == PH_INIT);
+                    flight_keystream <= b_use && uses_keystream && (phase != PH_INIT);
+                    flight_output <= step_out;
+                    flight_beat <= beat;
+                    flight_bytes <= beat_bytes;
                     if (step_last) plan_active <= 1'b0;
                     if (need_beat) begin
                         if (in_aad_beat) begin
-                            carry <= beat[127:48];
-                            aad_rem <= aad_rem - {{(LEN_W-4){1'b0}}, nvalid};
+                            aad_carry_reg <= beat[127:48];
+                            aad_left <= aad_left - {{(LEN_W-4){1'b0}}, beat_bytes};
                         end else begin
-                            pay_rem <= pay_rem - {{(LEN_W-4){1'b0}}, nvalid};
+                            pay_left <= pay_left - {{(LEN_W-4){1'b0}}, beat_bytes};
                         end
-                        if ((s_axis_tlast != exp_last) || (s_axis_tkeep != keepmask(nvalid))) begin
+                        if ((s_axis_tlast != expect_last) || (s_axis_tkeep != keepmask(beat_bytes))) begin
                             if (err == ERR_OK) err <= ERR_FRAMING;
                         end
                         if (s_axis_tlast) in_open <= 1'b0;
-                        if (s_axis_tlast && !exp_last) plan_active <= 1'b0;   // packet ended early
+                        if (s_axis_tlast && !expect_last) plan_active <= 1'b0;   // packet ended early
                     end
                     case (phase)
                     PH_INIT: begin
-                        if (k_aad != 0) phase <= PH_AAD;
-                        else if (nb_pay != 0) phase <= PH_PRE;
+                        if (aad_steps != 0) phase <= PH_AAD;
+                        else if (pay_beats != 0) phase <= PH_PRE;
                     end
                     PH_AAD: begin
-                        k <= k + 1;
-                        if (last_aad_step && nb_pay != 0) phase <= PH_PAY;
+                        aad_step <= aad_step + 1;
+                        if (last_aad_step && pay_beats != 0) phase <= PH_PAY;
                     end
                     PH_PRE: phase <= PH_PAY;
-                    default: j <= j + 1;
+                    default: pay_step <= pay_step + 1;
                     endcase
                 end
                 // all steps issued and the last one consumed
-                if (!plan_active && (!fl_valid || complete_now) && !err_now)
+                if (!plan_active && (!flight_valid || complete_now) && !err_now)
                     state <= in_open ? ST_DRAIN : ST_FLUSH;
             end
-            ST_ABORT: if (!a_out && !b_out) begin
-                state <= (in_open && (ZDRAIN != 0 || !zab)) ? ST_DRAIN : ST_FLUSH;
+            ST_ABORT: if (!a_in_core && !b_in_core) begin
+                state <= (in_open && (ZDRAIN != 0 || !zeroize_abort)) ? ST_DRAIN : ST_FLUSH;
             end
             ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) begin
                 in_open <= 1'b0;
                 state <= ST_FLUSH;
             end
-            ST_FLUSH: if (flush_done) begin
-                sts_valid <= 1'b1;
-                // the status waits until the packet's tlast beat (if it wrote one) has left
-                sts_hold <= buf_wr_valid && buf_wr_last;
-                // no output beats: none produced, a store-and-forward rollback, or an abort
-                // that had nothing to close
-                m_axis_sts_empty <= abort ? !cur_term : (!pend_valid || buf_rollback);
-                m_axis_sts_tdata[135:128] <= fin_err;
-                m_axis_sts_tdata[127:0] <=
-                    (fin_err != ERR_OK) ? 128'd0 :
-                    (op == OP_CCM_ENC) ? tag_calc :
-                    (op == OP_CBC_ENC || op == OP_CBC_MAC) ? x_reg :
-                    (op == OP_CBC_DEC) ? prev :
-                    (op == OP_CTR) ? ctr : 128'd0;
-                pend_valid <= 1'b0;
+            ST_FLUSH: if (flush_done) begin   // (the status register is written below)
+                held_valid <= 1'b0;
                 // leave no keystream, MAC state or tag behind
-                x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-                carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; pend_data <= 128'd0;
+                chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
+                aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; held_data <= 128'd0;
                 state <= ST_IDLE;
             end
             default: state <= ST_IDLE;
@@ -547,38 +490,87 @@ module aes_mode_lane #(
 
             // ------------------------------------------------ zeroize: fail closed, wipe
             if (zeroize) begin
-                x_reg <= 128'd0; s_reg <= 128'd0; s0_reg <= 128'd0; ctr <= 128'd0; prev <= 128'd0;
-                carry <= 80'd0; rtag <= 128'd0; fl_cur <= 128'd0; pend_data <= 128'd0;
-                pend_valid <= 1'b0; fl_valid <= 1'b0; plan_active <= 1'b0;
+                chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
+                aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; held_data <= 128'd0;
+                held_valid <= 1'b0; flight_valid <= 1'b0; plan_active <= 1'b0;
                 a_sent <= 1'b0; b_sent <= 1'b0;
                 if (state != ST_IDLE || s_axis_cmd_tvalid) begin
                     // the packet in the lane (or accepted in this cycle) is aborted
                     state <= ST_ABORT;
                     abort <= 1'b1;
-                    zab <= 1'b1;
+                    zeroize_abort <= 1'b1;
                     err <= ERR_ZEROIZED;
-                    cur_term <= open_eff && !open_pending;
-                end
-                if (open_pending) begin
-                    // a finished packet whose status is not presented yet: it fails too
-                    m_axis_sts_tdata <= {ERR_ZEROIZED, 128'd0};
-                    if (open_eff) begin
-                        term_now <= 1'b1;             // close its frame, then release the status
-                        m_axis_sts_empty <= 1'b0;
-                    end else if (!buf_m_valid) begin
-                        sts_hold <= 1'b0;             // none of its beats left: release now
-                        m_axis_sts_empty <= 1'b1;
-                    end
+                    close_frame <= frame_open_now && !frame_of_pending;
                 end
             end
         end
+    end
+
+    // ---------------------------------------------------------------- blocks inside the cores
+    // (results are always collected, also after an abort)
+    always @(posedge clk) begin
+        if (rst) begin
+            a_in_core <= 1'b0;
+            b_in_core <= 1'b0;
+        end else begin
+            a_in_core <= (a_in_core && !(a_m_valid && a_m_ready)) || (a_s_valid && a_s_ready);
+            b_in_core <= (b_in_core && !(b_m_valid && b_m_ready)) || (b_s_valid && b_s_ready);
+        end
+    end
+
+    // ---------------------------------------------------------------- status register and frame
+    // The status is written when the packet is flushed and waits (status_hold) until the
+    // packet's tlast beat (if it wrote one) has left. A zeroize fails a finished packet
+    // whose status is not presented yet (frame_of_pending) too: its frame is closed with a
+    // terminator beat first, or, when none of its beats left, its status is released now.
+    // (flush_done never coincides with zeroize.) One if/else chain per register.
+    wire zeroize_pending = zeroize && frame_of_pending;
+    wire [127:0] status_value = (final_err != ERR_OK) ? 128'd0 :
+                                (op == OP_CCM_ENC) ? tag_computed :
+                                (op == OP_CBC_ENC || op == OP_CBC_MAC) ? chain_value :
+                                (op == OP_CBC_DEC) ? prev_block :
+                                (op == OP_CTR) ? counter : 128'd0;
+    always @(posedge clk) begin
+        if (rst)               status_valid <= 1'b0;
+        else if (flush_done)   status_valid <= 1'b1;
+        else if (status_taken) status_valid <= 1'b0;
+
+        if (rst)               status_hold <= 1'b0;
+        else if (zeroize_pending && !frame_open_now && !buf_m_valid) status_hold <= 1'b0;
+        else if (flush_done)   status_hold <= buf_wr_valid && buf_wr_last;
+        else if (out_taken && buf_m_last) status_hold <= 1'b0;
+
+        if (rst) begin
+            m_axis_sts_tdata <= {STS_W{1'b0}};
+        end else if (zeroize_pending) begin
+            m_axis_sts_tdata <= {ERR_ZEROIZED, 128'd0};
+        end else if (flush_done) begin
+            m_axis_sts_tdata[STS_ERR_LSB +: STS_ERR_W] <= final_err;
+            m_axis_sts_tdata[STS_VALUE_LSB +: STS_VALUE_W] <= status_value;
+        end else if (status_taken) begin
+            m_axis_sts_tdata <= {STS_W{1'b0}};   // leave no tag or MAC behind
+        end
+
+        // no output beats: none produced, a store-and-forward rollback, or an abort that
+        // had nothing to close
+        if (rst)               m_axis_sts_empty <= 1'b0;
+        else if (zeroize_pending && frame_open_now) m_axis_sts_empty <= 1'b0;
+        else if (zeroize_pending && !buf_m_valid)   m_axis_sts_empty <= 1'b1;
+        else if (flush_done)   m_axis_sts_empty <= abort ? !close_frame : (!held_valid || buf_rollback);
+
+        if (rst)               terminator_now <= 1'b0;
+        else if (zeroize_pending && frame_open_now) terminator_now <= 1'b1;
+        else if (terminator_now && buf_wr_ready)    terminator_now <= 1'b0;
+
+        if (rst)               frame_open <= 1'b0;
+        else if (out_taken)    frame_open <= !buf_m_last;
     end
 
     // ---------------------------------------------------------------- output buffer
     /* verilator lint_off UNUSEDSIGNAL */
     wire buf_wiping;   // the buffer's wipe is visible through buf_wr_ready
     /* verilator lint_on UNUSEDSIGNAL */
-    axis_commit_fifo #(.WIDTH(146), .AW(BUF_AW)) u_buf (
+    axis_commit_fifo #(.WIDTH(BUF_W), .AW(BUF_AW)) u_buf (
         .clk(clk), .rst(rst), .clear(zeroize),
         .wr_valid(buf_wr_valid), .wr_ready(buf_wr_ready),
         .wr_data({buf_wr_user, buf_wr_last, buf_wr_keep, buf_wr_data}),
@@ -587,14 +579,14 @@ module aes_mode_lane #(
         .wiping(buf_wiping)
     );
     assign m_axis_tvalid = buf_m_valid;
-    assign m_axis_tdata  = buf_m_data[127:0];
-    assign m_axis_tkeep  = buf_m_data[143:128];
+    assign m_axis_tdata  = buf_m_data[0 +: 128];
+    assign m_axis_tkeep  = buf_m_data[BUF_KEEP_LSB +: 16];
     assign m_axis_tlast  = buf_m_last;
-    assign m_axis_tuser  = buf_m_data[145];
+    assign m_axis_tuser  = buf_m_data[BUF_USER_BIT];
 
     // ---------------------------------------------------------------- core results taken
     // while aborting, every result that arrives for this lane is taken and dropped
-    assign a_m_ready = (state == ST_ABORT) ? a_out : (complete_now && fl_a);
-    assign b_m_ready = (state == ST_ABORT) ? b_out : (complete_now && fl_b);
+    assign a_m_ready = (state == ST_ABORT) ? a_in_core : (complete_now && flight_a);
+    assign b_m_ready = (state == ST_ABORT) ? b_in_core : (complete_now && flight_b);
 endmodule
 `default_nettype wire

@@ -28,12 +28,13 @@
 //     LANES packets ahead of the output.
 //
 // Parameters
-//   CORE      : AES core used for A and B: 0 = aes_iter128, 1 = aes_iter32, 2 = aes_pipe
-//               (default; the one whose pipeline the lanes fill)
+//   CORE      : block core used for A and B (aes_core), by name: "pipe" (default; the
+//               one whose pipeline the lanes fill), "iter128" or "iter32"
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (passed to the cores)
-//   SLOT_W    : key-slot index width (2**SLOT_W slots in each core)
-//   LEN_W     : width of the internal length counters (as aes_mode_engine, <= 61)
-//   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats; the
+//   SLOT_W    : key-slot index width, 1 .. 8 (2**SLOT_W slots in each core)
+//   LEN_W     : width of the internal length counters (as aes_mode_engine:
+//               BUF_AW + 4 .. 61)
+//   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats (>= 1); the
 //               store-and-forward CCM decryption limit is 16 * 2**BUF_AW bytes
 //   LANES     : number of packet contexts (>= 2; any value, not only powers of two)
 //   IN_AW     : log2 of each lane's input FIFO depth in beats (>= 1); packets of up to
@@ -59,8 +60,9 @@
 //                                       the packet's output beats
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module aes_mode_multi #(
-    parameter CORE      = 2,
+    parameter [63:0] CORE = "pipe",
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
@@ -100,10 +102,34 @@ module aes_mode_multi #(
     input  wire          m_axis_sts_tready,
     output wire [135:0]  m_axis_sts_tdata
 );
+    `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
+
+    // ---------------------------------------------------------------- parameter checks
+    // (CORE and SBOX_IMPL are checked by aes_core)
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_multi_SLOT_W_not_1_to_8,
+                     "aes_mode_multi: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(BUF_AW >= 1, aes_mode_multi_BUF_AW_below_1, "aes_mode_multi: BUF_AW must be >= 1")
+        `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_multi_LEN_W_out_of_range,
+                     "aes_mode_multi: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_mode_multi_NR_MAX_not_10_12_14,
+                     "aes_mode_multi: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(LANES >= 2, aes_mode_multi_LANES_below_2, "aes_mode_multi: LANES must be >= 2")
+        `AESIP_CHECK(IN_AW >= 1, aes_mode_multi_IN_AW_below_1, "aes_mode_multi: IN_AW must be >= 1")
+    endgenerate
+
     localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
     localparam integer LAST_I = LANES - 1;
     localparam [LW-1:0] LAST = LAST_I[LW-1:0];
     localparam SU = SLOT_W + 1;                          // {slot, dec} of a block request
+    // per-lane slices of the flattened buses below
+    localparam integer BLOCK_W  = 128;                   // a data beat / AES block
+    localparam integer KEEP_W   = 16;
+    localparam integer KEEP_LSB = BLOCK_W;               // beat = {(tuser,) tlast, tkeep, tdata}
+    localparam integer LAST_BIT = BLOCK_W + KEEP_W;
+    localparam integer USER_BIT = LAST_BIT + 1;
+    localparam integer IN_W     = LAST_BIT + 1;          // input FIFO entry: {tlast, tkeep, tdata}
+    localparam integer OUT_W    = USER_BIT + 1;          // output beat: {tuser, tlast, tkeep, tdata}
 
 
     function automatic [LW-1:0] next_lane;
@@ -135,14 +161,14 @@ module aes_mode_multi #(
     wire [LANES-1:0]     l_cmd_valid, l_cmd_ready;
     wire [LANES-1:0]     in_wr_valid, in_wr_ready;
     wire [LANES-1:0]     in_valid, in_ready;
-    wire [145*LANES-1:0] in_data;                  // {tlast, tkeep, tdata}
+    wire [IN_W*LANES-1:0] in_data;                 // {tlast, tkeep, tdata}
     wire [LANES-1:0]     l_m_valid, l_m_ready;
-    wire [146*LANES-1:0] l_m_data;                 // {tuser, tlast, tkeep, tdata}
+    wire [OUT_W*LANES-1:0] l_m_data;               // {tuser, tlast, tkeep, tdata}
     wire [LANES-1:0]     l_sts_valid, l_sts_ready, l_sts_empty;
-    wire [136*LANES-1:0] l_sts_data;
+    wire [STS_W*LANES-1:0] l_sts_data;
     wire [LANES-1:0]     a_req_valid, a_req_ready, a_res_valid, a_res_ready, a_res_err;
     wire [LANES-1:0]     b_req_valid, b_req_ready, b_res_valid, b_res_ready, b_res_err;
-    wire [128*LANES-1:0] a_req_data, b_req_data, a_res_data, b_res_data;
+    wire [BLOCK_W*LANES-1:0] a_req_data, b_req_data, a_res_data, b_res_data;
     wire [SU*LANES-1:0]  a_req_user, b_req_user;   // {slot, dec}
 
     // ---------------------------------------------------------------- commands
@@ -152,9 +178,10 @@ module aes_mode_multi #(
     reg  [LW-1:0]    c_lane;      // lane of the next command
     reg  [LW-1:0]    d_lane;      // lane whose packet the input stream carries now
     reg  [LANES-1:0] q_v, q_d;
-    wire c_has_data = (s_axis_cmd_tdata[127:64] != 64'd0) || (s_axis_cmd_tdata[191:128] != 64'd0);
+    wire c_has_data = (s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W] != {CMD_AAD_LEN_W{1'b0}})
+                    || (s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}});
     // a pending key load for the command's slot goes first (no starvation by traffic)
-    wire cmd_hold = key_valid && (s_axis_cmd_tdata[15:8] == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
     assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane] && !cmd_hold;
     wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
 
@@ -197,12 +224,12 @@ module aes_mode_multi #(
     wire o_empty = l_sts_valid[o_lane] && l_sts_empty[o_lane];   // finished, no beats
     wire o_data  = !o_sts && !o_empty;
     wire o_stsph = o_sts || l_sts_empty[o_lane];
-    wire [145:0] o_beat = l_m_data[146*o_lane +: 146];
+    wire [OUT_W-1:0] o_beat = l_m_data[OUT_W*o_lane +: OUT_W];
     assign m_axis_tvalid = o_data && l_m_valid[o_lane];
     // data lines are zero whenever no beat is offered
-    assign {m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata} = m_axis_tvalid ? o_beat : 146'd0;
+    assign {m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata} = m_axis_tvalid ? o_beat : {OUT_W{1'b0}};
     assign m_axis_sts_tvalid = l_sts_valid[o_lane] && o_stsph;
-    assign m_axis_sts_tdata  = m_axis_sts_tvalid ? l_sts_data[136*o_lane +: 136] : 136'd0;
+    assign m_axis_sts_tdata  = m_axis_sts_tvalid ? l_sts_data[STS_W*o_lane +: STS_W] : {STS_W{1'b0}};
 
     always @(posedge clk) begin
         if (rst) begin
@@ -225,8 +252,8 @@ module aes_mode_multi #(
     wire a_s_valid = a_pick[LW];
     wire b_s_valid = b_pick[LW];
     wire a_s_ready, b_s_ready;
-    wire [127:0] a_s_data = a_req_data[128*a_sel +: 128];
-    wire [127:0] b_s_data = b_req_data[128*b_sel +: 128];
+    wire [127:0] a_s_data = a_req_data[BLOCK_W*a_sel +: BLOCK_W];
+    wire [127:0] b_s_data = b_req_data[BLOCK_W*b_sel +: BLOCK_W];
     wire [LW+SU-1:0] a_s_user = {a_sel, a_req_user[SU*a_sel +: SU]};   // {tag = lane, slot, dec}
     wire [LW+SU-1:0] b_s_user = {b_sel, b_req_user[SU*b_sel +: SU]};
 
@@ -264,8 +291,8 @@ module aes_mode_multi #(
             wire b_hit = b_m_valid && (b_m_user[LW:1] == IDX);
             assign a_res_valid[g] = a_cap_v || a_hit;
             assign b_res_valid[g] = b_cap_v || b_hit;
-            assign a_res_data[128*g +: 128] = a_cap_v ? a_cap_d : a_m_data;
-            assign b_res_data[128*g +: 128] = b_cap_v ? b_cap_d : b_m_data;
+            assign a_res_data[BLOCK_W*g +: BLOCK_W] = a_cap_v ? a_cap_d : a_m_data;
+            assign b_res_data[BLOCK_W*g +: BLOCK_W] = b_cap_v ? b_cap_d : b_m_data;
             assign a_res_err[g] = a_cap_v ? a_cap_e : a_m_user[0];
             assign b_res_err[g] = b_cap_v ? b_cap_e : b_m_user[0];
             always @(posedge clk) begin
@@ -292,12 +319,12 @@ module aes_mode_multi #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire in_wiping;
             /* verilator lint_on UNUSEDSIGNAL */
-            axis_commit_fifo #(.WIDTH(145), .AW(IN_AW), .KEEP_OUT(0)) u_in (
+            axis_commit_fifo #(.WIDTH(IN_W), .AW(IN_AW), .KEEP_OUT(0)) u_in (
                 .clk(clk), .rst(rst), .clear(zeroize),
                 .wr_valid(in_wr_valid[g]), .wr_ready(in_wr_ready[g]),
                 .wr_data({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
                 .wr_commit(1'b1), .commit(1'b0), .rollback(1'b0),
-                .m_valid(in_valid[g]), .m_ready(in_ready[g]), .m_data(in_data[145*g +: 145]),
+                .m_valid(in_valid[g]), .m_ready(in_ready[g]), .m_data(in_data[IN_W*g +: IN_W]),
                 .wiping(in_wiping)
             );
 
@@ -307,20 +334,20 @@ module aes_mode_multi #(
                 .s_axis_cmd_tvalid(l_cmd_valid[g]), .s_axis_cmd_tready(l_cmd_ready[g]),
                 .s_axis_cmd_tdata(s_axis_cmd_tdata),
                 .s_axis_tvalid(in_valid[g]), .s_axis_tready(in_ready[g]),
-                .s_axis_tdata(in_data[145*g +: 128]), .s_axis_tkeep(in_data[145*g+128 +: 16]),
-                .s_axis_tlast(in_data[145*g+144]),
+                .s_axis_tdata(in_data[IN_W*g +: BLOCK_W]), .s_axis_tkeep(in_data[IN_W*g+KEEP_LSB +: KEEP_W]),
+                .s_axis_tlast(in_data[IN_W*g+LAST_BIT]),
                 .m_axis_tvalid(l_m_valid[g]), .m_axis_tready(l_m_ready[g]),
-                .m_axis_tdata(l_m_data[146*g +: 128]), .m_axis_tkeep(l_m_data[146*g+128 +: 16]),
-                .m_axis_tlast(l_m_data[146*g+144]), .m_axis_tuser(l_m_data[146*g+145]),
+                .m_axis_tdata(l_m_data[OUT_W*g +: BLOCK_W]), .m_axis_tkeep(l_m_data[OUT_W*g+KEEP_LSB +: KEEP_W]),
+                .m_axis_tlast(l_m_data[OUT_W*g+LAST_BIT]), .m_axis_tuser(l_m_data[OUT_W*g+USER_BIT]),
                 .m_axis_sts_tvalid(l_sts_valid[g]), .m_axis_sts_tready(l_sts_ready[g]),
-                .m_axis_sts_tdata(l_sts_data[136*g +: 136]), .m_axis_sts_empty(l_sts_empty[g]),
-                .a_s_valid(a_req_valid[g]), .a_s_ready(a_req_ready[g]), .a_s_data(a_req_data[128*g +: 128]),
+                .m_axis_sts_tdata(l_sts_data[STS_W*g +: STS_W]), .m_axis_sts_empty(l_sts_empty[g]),
+                .a_s_valid(a_req_valid[g]), .a_s_ready(a_req_ready[g]), .a_s_data(a_req_data[BLOCK_W*g +: BLOCK_W]),
                 .a_s_slot(a_req_user[SU*g+1 +: SLOT_W]), .a_s_dec(a_req_user[SU*g]),
-                .a_m_valid(a_res_valid[g]), .a_m_ready(a_res_ready[g]), .a_m_data(a_res_data[128*g +: 128]),
+                .a_m_valid(a_res_valid[g]), .a_m_ready(a_res_ready[g]), .a_m_data(a_res_data[BLOCK_W*g +: BLOCK_W]),
                 .a_m_err(a_res_err[g]),
-                .b_s_valid(b_req_valid[g]), .b_s_ready(b_req_ready[g]), .b_s_data(b_req_data[128*g +: 128]),
+                .b_s_valid(b_req_valid[g]), .b_s_ready(b_req_ready[g]), .b_s_data(b_req_data[BLOCK_W*g +: BLOCK_W]),
                 .b_s_slot(b_req_user[SU*g+1 +: SLOT_W]), .b_s_dec(b_req_user[SU*g]),
-                .b_m_valid(b_res_valid[g]), .b_m_ready(b_res_ready[g]), .b_m_data(b_res_data[128*g +: 128]),
+                .b_m_valid(b_res_valid[g]), .b_m_ready(b_res_ready[g]), .b_m_data(b_res_data[BLOCK_W*g +: BLOCK_W]),
                 .b_m_err(b_res_err[g])
             );
         end
@@ -343,42 +370,16 @@ module aes_mode_multi #(
         .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
         .load_bytes(key_bytes), .usable(key_usable));
 
-    generate
-        if (CORE == 2) begin : g_pipe
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else if (CORE == 1) begin : g_iter32
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end else begin : g_iter128
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_a (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-                .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-            aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW)) u_b (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-                .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
-        end
-    endgenerate
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_a (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
+        .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
+        .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_multi.sby (docs/formal.md) against abstract cores

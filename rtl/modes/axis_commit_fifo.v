@@ -9,8 +9,8 @@
 // FIFO (every write committed).
 //
 // Parameters
-//   WIDTH : bits per entry
-//   AW    : log2 of the depth (DEPTH = 2**AW entries)
+//   WIDTH : bits per entry (>= 1)
+//   AW    : log2 of the depth (DEPTH = 2**AW entries; >= 1)
 //   KEEP_OUT : 1 (default) = clear keeps a beat already presented on the read side
 //              until it is taken (AXI4-Stream: valid and data hold until the handshake);
 //              0 = clear drops it too (for a FIFO whose reader is aborted with it)
@@ -37,6 +37,7 @@
 // registered through an output register (no combinational path from m_ready to the RAM).
 `timescale 1ns / 1ps
 `default_nettype none
+`include "aesip_check.vh"
 module axis_commit_fifo #(
     parameter WIDTH = 146,
     parameter AW    = 8,
@@ -56,6 +57,15 @@ module axis_commit_fifo #(
     output reg  [WIDTH-1:0] m_data,
     output reg              wiping
 );
+    // parameter limits (documented above), checked at elaboration
+    generate
+        `AESIP_CHECK(WIDTH >= 1, axis_commit_fifo_WIDTH_below_1,
+                     "axis_commit_fifo: WIDTH must be >= 1")
+        `AESIP_CHECK(AW >= 1, axis_commit_fifo_AW_below_1, "axis_commit_fifo: AW must be >= 1")
+        `AESIP_CHECK(KEEP_OUT == 0 || KEEP_OUT == 1, axis_commit_fifo_KEEP_OUT_not_0_or_1,
+                     "axis_commit_fifo: KEEP_OUT must be 0 or 1")
+    endgenerate
+
 
     reg [WIDTH-1:0] mem [0:(1<<AW)-1];
     reg [AW:0] wptr;   // next write position

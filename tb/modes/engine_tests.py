@@ -15,7 +15,8 @@ from cocotb.triggers import ClockCycles, with_timeout
 
 from aesip.tb.seed import test_rng
 from aesip import vectors
-from aesip.tb.engdrv import ERR_CODE, EngineDriver, Packet, Result, expect
+from aesip.iface import ERR_AUTH, ERR_FRAMING, OP_W, OPS
+from aesip.tb.engdrv import EngineDriver, Packet, Result, expect
 
 BUF_BYTES = 4096
 
@@ -91,7 +92,7 @@ async def test_ccm_cavp(dut):
                     e = Result(0, bytes(16), r["payload"] or None)
                 else:
                     nfail += 1
-                    e = Result(ERR_CODE["auth"], bytes(16), b"" if (p.cut and ct) else None, 1)
+                    e = Result(ERR_AUTH, bytes(16), b"" if (p.cut and ct) else None, 1)
             else:
                 p = Packet("ccm-encrypt", 0, r["nonce"], r["aad"], r["payload"], t)
                 plen = len(r["payload"])
@@ -234,7 +235,7 @@ async def test_bad_input(dut):
         cases.append(Packet("ccm-encrypt", 0, rng.randbytes(16), b"a", b"b", 8, nonce_len=nl))
     for tl in (0, 2, 3, 5, 15, 17, 18, 31):
         cases.append(Packet("ccm-decrypt", 0, nonce, b"", b"x" * 20, tl, rtag=bytes(16)))
-    for op in (8, 9, 15):
+    for op in sorted({max(OPS.values()) + 1, max(OPS.values()) + 2, (1 << OP_W) - 1}):   # unused codes
         cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(32), raw_op=op))
     cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(16), cut=True))          # reserved flag
     cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(20)))                     # not whole blocks
@@ -264,28 +265,28 @@ async def test_bad_input(dut):
     # (a) CCM-enc a=20 p=40 but tlast after the AAD beats: no output
     p = Packet("ccm-encrypt", 0, nonce, b"A" * 20, b"P" * 40, 8)
     p.beats = beats_of(b"A" * 20)
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), None)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
     # (b) CCM-enc a=0 p=40 but only two full beats: 32 bytes out, flagged
     p = Packet("ccm-encrypt", 0, nonce, b"", b"P" * 40, 8)
     p.beats = beats_of(b"P" * 32)
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), b"", 1, 32)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), b"", 1, 32)))
     # (c) CTR p=20 but four beats: the extra beats are swallowed, 20 bytes out, flagged
     p = Packet("ctr", 0, bytes(16), b"", b"C" * 20)
     p.beats = beats_of(b"C" * 20 + bytes(12) + bytes(32))
     p.beats[1] = (p.beats[1][0], [1] * 4 + [0] * 12, None)
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), b"", 1)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), b"", 1)))
     # (d) ECB p=32 with a wrong tkeep on the last beat
     p = Packet("ecb-encrypt", 0, b"", b"", bytes(32))
     p.beats = beats_of(bytes(32), keep_override={1: [1] * 8 + [0] * 8})
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), b"", 1)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), b"", 1)))
     # (e) store-and-forward CCM-dec that ends early: nothing released
     p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good)
     p.beats = beats_of(b"A" * 20) + beats_of(ct_good[:16])
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), None)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
     # (f) a correct store-and-forward packet whose tlast comes one beat late
     p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good)
     p.beats = beats_of(b"A" * 20) + beats_of(ct_good) + beats_of(bytes(16))
-    frames.append((p, Result(ERR_CODE["framing"], bytes(16), None)))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
     pkts, exps = [], []
     for p, e in frames:
         pkts += [p, good]
@@ -317,7 +318,7 @@ async def test_no_output_mix(dut):
         elif kind == 1:
             p = Packet("ccm-encrypt", 0, nonce, rng.randbytes(rng.randint(1, 40)), b"", 8)
         elif kind == 2:
-            p = Packet("ecb-encrypt", 0, b"", b"", rng.randbytes(16 * rng.randint(1, 2)), raw_op=9)
+            p = Packet("ecb-encrypt", 0, b"", b"", rng.randbytes(16 * rng.randint(1, 2)), raw_op=max(OPS.values()) + 2)
         elif kind == 3:
             ct, tag = ref.ccm_encrypt(key, nonce, b"hdr", rng.randbytes(rng.randint(1, 40)), 8)
             p = Packet("ccm-decrypt", 0, nonce, b"hdr", ct, 8, rtag=bytes([tag[0] ^ 1]) + tag[1:])

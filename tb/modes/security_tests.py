@@ -23,16 +23,18 @@ from cocotb.triggers import ClockCycles, RisingEdge, Timer, with_timeout
 
 from aesip import ref
 from aesip.tb.coredrv import load_key
-from aesip.tb.engdrv import ERR_CODE, EngineDriver, Packet, Result, expect
+from aesip import iface
+from aesip.iface import ERR_AUTH as AUTH
+from aesip.iface import ERR_KEY as KEY
+from aesip.iface import ERR_ZEROIZED as ZEROIZED
+from aesip.tb.engdrv import EngineDriver, Packet, Result, expect
 from aesip.tb.seed import test_rng
 from tb.modes.engine_tests import random_packet, run_packets
 
 BUF_BYTES = 4096
 NR_MAX = int(os.environ.get("AESIP_NR_MAX", "14"))
-NR_MAX_BYTES = {10: 16, 12: 24, 14: 32}[NR_MAX]
-KEY, ZEROIZED, AUTH = ERR_CODE["key"], ERR_CODE["zeroized"], ERR_CODE["auth"]
-ALL_OPS = ["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac",
-           "ccm-encrypt", "ccm-decrypt"]
+NR_MAX_BYTES = {nr: kb for kb, nr in ref.ROUNDS.items()}[NR_MAX]  # largest key size it supports
+ALL_OPS = list(iface.OPS)
 
 
 def rng_for(name: str) -> random.Random:
@@ -173,8 +175,7 @@ def check_batch(pkts, ev: Events, first: int, sts_frames, out_frames, start_keys
         tally.problems.append(f"{n - len(sts_frames)} packets without status")
     for i, (p, f) in enumerate(zip(pkts, sts_frames)):
         tally.packets += 1
-        v = int.from_bytes(bytes(f.tdata), "little")
-        err, val = (v >> 128) & 0xFF, (v & ((1 << 128) - 1)).to_bytes(16, "little")
+        err, val = iface.unpack_status(f.tdata)
         c, s = cmds[i], sts_c[i]
         key = key_at(ev, p.slot, c, start_keys)
         e = expect(p, key, BUF_BYTES, NR_MAX_BYTES)
@@ -436,8 +437,8 @@ async def test_rekey_slot_in_use(dut):
 def regs_nonzero(dut, core: str) -> list[str]:
     """Names of lane / core registers that still hold a nonzero value."""
     bad = []
-    names = ["x_reg", "s_reg", "s0_reg", "ctr", "prev", "carry", "rtag", "fl_cur", "pend_data",
-             "m_axis_sts_tdata"]
+    names = ["chain_value", "keystream", "tag_keystream", "counter", "prev_block", "aad_carry_reg", "received_tag",
+             "flight_beat", "held_data", "m_axis_sts_tdata"]
     for ln in lanes(dut):
         for nm in names:
             if int(getattr(ln, nm).value) != 0:
@@ -451,11 +452,11 @@ def regs_nonzero(dut, core: str) -> list[str]:
                     bad.append(f"g_lane[{i}].{nm}")
     gen = {"iter128": "g_iter128", "iter32": "g_iter32", "pipe": "g_pipe"}[core]
     for u in ("u_a", "u_b"):
-        c = getattr(getattr(dut, gen), u)
+        c = getattr(getattr(dut, u), gen).u_core
         if core == "iter128":
             regs = ["st", "out_data"]
         elif core == "iter32":
-            regs = ["in_blk", "row0", "row1", "row2", "row3", "win", "kc", "oc0", "oc1", "oc2", "oc3"]
+            regs = ["in_block", "row0", "row1", "row2", "row3", "window", "computed_word", "out_data"]
         else:
             regs = []
         for nm in regs:
@@ -513,7 +514,7 @@ async def test_no_state_left(dut):
                     break
     if core == "pipe":
         for u in ("u_a", "u_b"):
-            c = getattr(dut.g_pipe, u)
+            c = getattr(dut, u).g_pipe.u_core
             for j in range(NR_MAX):
                 if int(c.g_st[j].u_stage.dout.value) != 0:
                     bad.append(f"{c._path}.g_st[{j}].dout")

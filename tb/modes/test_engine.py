@@ -11,10 +11,10 @@ import pytest
 from aesip import rtl, sim
 
 CASES = [
-    pytest.param(0, 0, "verilator", "all", "300", id="iter128-verilator"),
-    pytest.param(0, 0, "icarus", "some", "40", id="iter128-icarus"),
-    pytest.param(1, 1, "verilator", "some", "80", id="iter32-sbox1-verilator"),
-    pytest.param(2, 0, "verilator", "some", "150", id="pipe-verilator"),
+    pytest.param("iter128", 0, "verilator", "all", "300", id="iter128-verilator"),
+    pytest.param("iter128", 0, "icarus", "some", "40", id="iter128-icarus"),
+    pytest.param("iter32", 1, "verilator", "some", "80", id="iter32-sbox1-verilator"),
+    pytest.param("pipe", 0, "verilator", "some", "150", id="pipe-verilator"),
 ]
 
 
@@ -32,11 +32,11 @@ def test_engine(core, sbox, simulator, cavp, nrand):
     )
 
 
-# aes_mode_multi: LANES lanes on one core A + one core B (CORE 2 = aes_pipe, 0 = aes_iter128).
+# aes_mode_multi: LANES lanes on one core A + one core B (CORE "pipe" = aes_pipe, "iter128" = aes_iter128).
 # (core, lanes, in_aw, simulator, cavp, nrand, throughput test too)
 MULTI_CASES = [
-    pytest.param(2, 4, 7, "verilator", "some", "200", True, id="multi-pipe-lanes4-verilator"),
-    pytest.param(0, 3, 2, "icarus", "some", "30", False, id="multi-iter128-lanes3-in4-icarus"),
+    pytest.param("pipe", 4, 7, "verilator", "some", "200", True, id="multi-pipe-lanes4-verilator"),
+    pytest.param("iter128", 3, 2, "icarus", "some", "30", False, id="multi-iter128-lanes3-in4-icarus"),
 ]
 
 
@@ -67,19 +67,19 @@ def test_multi(core, lanes, in_aw, simulator, cavp, nrand, tput):
 def test_multi_throughput_lanes16():
     """16 lanes (one step per lane per pipeline latency + 1: the pipelines can be full):
     16 x 1500-byte CCM packets within the bound of tb/modes/multi_tput.py."""
-    _run_multi(2, 16, 7, "verilator", ["tb.modes.multi_tput"], {})
+    _run_multi("pipe", 16, 7, "verilator", ["tb.modes.multi_tput"], {})
 
 
 # Fail-closed tests and the short soak (tb/modes/security_tests.py) on both engines and
 # both simulators; NR_MAX = 10 builds check keys larger than the engine supports.
 # (top, core, nr_max, lanes, simulator, soak packets in make test, soak packets in make soak)
 SECURITY_CASES = [
-    pytest.param("aes_mode_engine", 0, 14, 0, "verilator", 300, 100_000, id="engine-iter128-verilator"),
-    pytest.param("aes_mode_engine", 2, 10, 0, "verilator", 300, 20_000, id="engine-pipe-nr10-verilator"),
-    pytest.param("aes_mode_engine", 1, 14, 0, "verilator", 60, 1_000, id="engine-iter32-verilator"),
-    pytest.param("aes_mode_engine", 0, 10, 0, "icarus", 60, 10_000, id="engine-iter128-nr10-icarus"),
-    pytest.param(rtl.MULTI_TOP, 2, 14, 4, "verilator", 300, 100_000, id="multi-pipe-lanes4-verilator"),
-    pytest.param(rtl.MULTI_TOP, 0, 10, 3, "icarus", 60, 10_000, id="multi-iter128-lanes3-nr10-icarus"),
+    pytest.param("aes_mode_engine", "iter128", 14, 0, "verilator", 300, 100_000, id="engine-iter128-verilator"),
+    pytest.param("aes_mode_engine", "pipe", 10, 0, "verilator", 300, 20_000, id="engine-pipe-nr10-verilator"),
+    pytest.param("aes_mode_engine", "iter32", 14, 0, "verilator", 60, 1_000, id="engine-iter32-verilator"),
+    pytest.param("aes_mode_engine", "iter128", 10, 0, "icarus", 60, 10_000, id="engine-iter128-nr10-icarus"),
+    pytest.param(rtl.MULTI_TOP, "pipe", 14, 4, "verilator", 300, 100_000, id="multi-pipe-lanes4-verilator"),
+    pytest.param(rtl.MULTI_TOP, "iter128", 10, 3, "icarus", 60, 10_000, id="multi-iter128-lanes3-nr10-icarus"),
 ]
 
 
@@ -102,6 +102,6 @@ def test_security(top, core, nr_max, lanes, simulator, npk, nsoak):
         parameters=params,
         extra_env={"AESIP_SOAK_PACKETS": str(nsoak if soak else npk),
                    "AESIP_NR_MAX": str(nr_max), "AESIP_LANES": str(lanes),
-                   "AESIP_CORE": rtl.ENGINE_CORE[core]},
+                   "AESIP_CORE": core},
         quiet=True,
     )

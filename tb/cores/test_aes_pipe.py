@@ -1,38 +1,50 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aes_pipe-specific cocotb tests (run by tb/cores/test_pipe.py).
+"""aes_pipe (docs/pipe.md): its own cocotb tests, and the pytest entry that runs them
+together with the generic core tests (tb/cores/core_generic.py).
 
 A light cycle-based bench drives the core directly (one coroutine, one pass per clock)
 so that cycle-exact properties can be checked: no bubbles, fixed latency, key-slot
 rules, AXI output stability. Expected values come only from `cryptography` (aesip.ref)
 and the NIST CAVP files (aesip.vectors), never from the RTL.
 
-Environment (set by test_pipe.py):
-  AESIP_PIPE_PARAMS  JSON of the core parameters of this build (NR_MAX, DIRECTION, ...)
+The build's parameters (NR_MAX, DIRECTION, SUB_STAGES, ...) are read from the DUT
+(`load_params`). Environment (test sizes, set by the pytest entry below):
   AESIP_MCT_RECORDS  CBC Monte Carlo records per chain (default 3)
   AESIP_NBLOCKS      blocks for the streaming tests (default 2000)
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+import pytest
+from cocotb.triggers import ClockCycles, RisingEdge
 
-from aesip import ref, vectors
+from aesip import ref, sim, vectors
+from aesip.tb.coredrv import CycleBench, dut_params
+from aesip.tb.seed import test_rng
+from tb.cores.core_generic import run_core
 
-P = {"SBOX_IMPL": 0, "SLOT_W": 1, "TAG_W": 8, "NR_MAX": 14, "DIRECTION": 2, "SUB_STAGES": 0}
-P.update(json.loads(os.environ.get("AESIP_PIPE_PARAMS", "{}")))
-NR = {16: 10, 24: 12, 32: 14}
-NR_MAX, DIRECTION, SUB = P["NR_MAX"], P["DIRECTION"], P["SUB_STAGES"]
-# cycles between the input handshake cycle and the first output-valid cycle
-LATENCY = 1 + NR_MAX * (1 + SUB)
-AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
-SCRUB_CYCLES = 2 ** AW
+NR = ref.ROUNDS
+# Parameters of the build under test, read from the DUT by load_params (one build per
+# simulation), and what follows from them.
+P: dict[str, int] = {}
+NR_MAX = DIRECTION = SUB = 0
+LATENCY = 0        # cycles between the input handshake cycle and the first output-valid cycle
+AW = 0             # round-key memory address width
+SCRUB_CYCLES = 0   # clocks of the key-memory scrub after rst / zeroize
+
+
+def load_params(dut) -> None:
+    global NR_MAX, DIRECTION, SUB, LATENCY, AW, SCRUB_CYCLES
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "SUB_STAGES")))
+    NR_MAX, DIRECTION, SUB = P["NR_MAX"], P["DIRECTION"], P["SUB_STAGES"]
+    LATENCY = 1 + NR_MAX * (1 + SUB)
+    AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
+    SCRUB_CYCLES = 2 ** AW
 
 
 def key_supported(key: bytes | None) -> bool:
@@ -58,10 +70,11 @@ def supported_dirs() -> list[bool]:
     return [d for d in (False, True) if dir_supported(d)]
 
 
-def rng_for_test() -> random.Random:
-    seed = cocotb.RANDOM_SEED
-    cocotb.log.info("test seed %d (replay with AESIP_SEED=%d); params %s", seed, seed, P)
-    return random.Random(seed)
+def rng_for_test(dut) -> random.Random:
+    """The test's random numbers (aesip.tb.seed); reads the build's parameters first."""
+    load_params(dut)
+    cocotb.log.info("parameters %s", P)
+    return test_rng()
 
 
 @dataclass
@@ -82,140 +95,53 @@ class Out:
     cycle: int
 
 
-@dataclass
-class KeyLoad:
-    slot: int
-    key: bytes
-    hs_cycle: int = -1          # cycle of the key_valid && key_ready handshake
-    done_cycle: int = -1        # first cycle with key_ready high again
+class Bench(CycleBench):
+    """aes_pipe's checks on the shared cycle-level driver (aesip.tb.coredrv): every
+    output handshake is matched to the oldest block in flight (nothing without an
+    input), outputs stay stable until taken, and `on_out` lets a test react to each
+    output (the CBC Monte Carlo chains)."""
 
-
-class Bench:
-    """Cycle-based driver/monitor. Every clock: drive inputs after the rising edge,
-    then sample the settled handshakes (ReadOnly) that will complete at the next edge.
-    Cycle numbers count rising edges since the bench started."""
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.slot_w = len(dut.key_slot)
-        self.tag_w = len(dut.m_axis_tuser) - 1
-        self.nslots = 2 ** self.slot_w
-        self.cycle = 0
-        self.tx: deque[Item] = deque()
-        self.cur: Item | None = None
+    def __init__(self, dut, rng: random.Random):
+        super().__init__(dut, rng)
         self.sent: list[Item] = []
         self.outs: list[Out] = []
-        self.keys: deque[KeyLoad] = deque()
-        self.key_cur: KeyLoad | None = None
-        self.key_wait_done: KeyLoad | None = None
-        self.zeroize_at: int | None = None
-        self.zeroize_cycles: list[int] = []
-        self.p_gap = 0.0
-        self.p_bp = 0.0
-        self.rng = random.Random(0)
         self.on_out = None          # callback(Out, Item) after each output handshake
         self.tready_low_cycles = 0  # cycles with a block presented but not accepted
-        self.key_ready_hist: list[int] = []
         self._held: tuple | None = None
         self.inflight: deque[Item] = deque()
 
     async def start(self) -> None:
+        await super().start(reset_cycles=4)
+
+    def sample_output(self, c: int, zero: bool, key_ready: int) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
-        dut.rst.value = 1
-        for sig in (dut.zeroize, dut.key_valid, dut.key_slot, dut.key_bytes, dut.key_data,
-                    dut.s_axis_tvalid, dut.s_axis_tdata, dut.s_axis_tuser):
-            sig.value = 0
-        dut.m_axis_tready.value = 1
-        await ClockCycles(dut.clk, 4)
-        dut.rst.value = 0
-        cocotb.start_soon(self._run())
+        mv = int(dut.m_axis_tvalid.value)
+        mr = int(dut.m_axis_tready.value)
+        if mv:
+            held = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
+            if self._held is not None:
+                assert held == self._held, f"cycle {c}: output changed while not accepted"
+            self._held = None if mr else held
+            if mr:
+                tu = held[1]
+                o = Out(held[0].to_bytes(16, "little"), tu >> 1, tu & 1, c)
+                assert self.inflight, f"cycle {c}: output without an input (duplicate)"
+                it = self.inflight.popleft()
+                self.outs.append(o)
+                if self.on_out is not None:
+                    self.on_out(o, it)
+        else:
+            assert self._held is None, f"cycle {c}: m_axis_tvalid dropped before the transfer"
 
-    def set_gaps(self, p_gap: float = 0.0, p_bp: float = 0.0, rng: random.Random | None = None) -> None:
-        self.p_gap, self.p_bp = p_gap, p_bp
-        if rng is not None:
-            self.rng = rng
-
-    def send(self, item: Item) -> None:
-        self.tx.append(item)
-
-    def load_key(self, slot: int, key: bytes) -> KeyLoad:
-        kl = KeyLoad(slot, key)
-        self.keys.append(kl)
-        return kl
-
-    def zeroize(self) -> None:
-        self.zeroize_at = self.cycle + 1
-
-    def tuser(self, it: Item) -> int:
-        return (it.tag << (self.slot_w + 1)) | (it.slot << 1) | int(it.dec)
-
-    async def _run(self) -> None:
-        dut = self.dut
-        while True:
-            await RisingEdge(dut.clk)
-            self.cycle += 1
-            # ---- drive -------------------------------------------------------------
-            if self.cur is None and self.tx and not (self.p_gap and self.rng.random() < self.p_gap):
-                self.cur = self.tx.popleft()
-            if self.cur is not None:
-                dut.s_axis_tvalid.value = 1
-                dut.s_axis_tdata.value = int.from_bytes(self.cur.data, "little")
-                dut.s_axis_tuser.value = self.tuser(self.cur)
+    def sample_input(self, c: int, zero: bool, key_ready: int) -> None:
+        if self.cur is not None:
+            if int(self.dut.s_axis_tready.value):
+                self.cur.in_cycle = c
+                self.sent.append(self.cur)
+                self.inflight.append(self.cur)
+                self.cur = None
             else:
-                dut.s_axis_tvalid.value = 0
-            dut.m_axis_tready.value = 0 if (self.p_bp and self.rng.random() < self.p_bp) else 1
-            if self.key_cur is None and self.key_wait_done is None and self.keys:
-                self.key_cur = self.keys.popleft()
-            if self.key_cur is not None:
-                k = self.key_cur
-                dut.key_valid.value = 1
-                dut.key_slot.value = k.slot
-                dut.key_bytes.value = len(k.key)
-                dut.key_data.value = int.from_bytes(k.key.ljust(32, b"\0"), "little")
-            else:
-                dut.key_valid.value = 0
-                dut.key_data.value = 0
-            z = self.zeroize_at == self.cycle
-            dut.zeroize.value = int(z)
-            if z:
-                self.zeroize_cycles.append(self.cycle)
-            # ---- sample ------------------------------------------------------------
-            await ReadOnly()
-            key_ready = int(dut.key_ready.value)
-            self.key_ready_hist.append(key_ready)
-            if self.key_wait_done is not None and key_ready:
-                self.key_wait_done.done_cycle = self.cycle
-                self.key_wait_done = None
-            if self.key_cur is not None and key_ready:
-                self.key_cur.hs_cycle = self.cycle
-                self.key_wait_done = self.key_cur
-                self.key_cur = None
-            mv = int(dut.m_axis_tvalid.value)
-            mr = int(dut.m_axis_tready.value)
-            if mv:
-                held = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
-                if self._held is not None:
-                    assert held == self._held, f"cycle {self.cycle}: output changed while not accepted"
-                self._held = None if mr else held
-                if mr:
-                    tu = held[1]
-                    o = Out(held[0].to_bytes(16, "little"), tu >> 1, tu & 1, self.cycle)
-                    assert self.inflight, f"cycle {self.cycle}: output without an input (duplicate)"
-                    it = self.inflight.popleft()
-                    self.outs.append(o)
-                    if self.on_out is not None:
-                        self.on_out(o, it)
-            else:
-                assert self._held is None, f"cycle {self.cycle}: m_axis_tvalid dropped before the transfer"
-            if self.cur is not None:
-                if int(dut.s_axis_tready.value):
-                    self.cur.in_cycle = self.cycle
-                    self.sent.append(self.cur)
-                    self.inflight.append(self.cur)
-                    self.cur = None
-                else:
-                    self.tready_low_cycles += 1
+                self.tready_low_cycles += 1
 
     async def wait_outputs(self, n: int, limit: int = 2_000_000) -> None:
         start = self.cycle
@@ -226,11 +152,6 @@ class Bench:
     async def wait_accepted(self) -> None:
         while self.tx or self.cur is not None:
             await RisingEdge(self.dut.clk)
-
-    async def wait_keys(self) -> None:
-        while self.keys or self.key_cur is not None or self.key_wait_done is not None:
-            await RisingEdge(self.dut.clk)
-        await RisingEdge(self.dut.clk)
 
     async def drain(self) -> None:
         await self.wait_outputs(len(self.sent) + len(self.tx) + (self.cur is not None))
@@ -260,8 +181,8 @@ async def test_slot_switch_every_block(dut):
     before. Back to back (one block accepted and delivered every clock, fixed latency),
     then with random input gaps and output backpressure. Data, err, tags and order are
     checked for every block."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     nslots = min(4, b.nslots)
     assert nslots == 4, "this test needs SLOT_W >= 2"
@@ -300,7 +221,7 @@ async def test_slot_switch_every_block(dut):
     # 2) random gaps and backpressure
     done = len(b.outs)
     for p_gap, p_bp in ((0.0, 0.5), (0.5, 0.0), (0.3, 0.3), (0.1, 0.8), (0.7, 0.7)):
-        b.set_gaps(p_gap, p_bp, rng)
+        b.set_gaps(p_gap, p_bp)
         items = make(n // 10, done)
         for it in items:
             b.send(it)
@@ -317,8 +238,8 @@ async def test_key_load_while_streaming(dut):
     no bubble for them and correct results; the loaded slot is locked for exactly
     4*Nr+6 clocks; blocks of the slot presented during the load wait and then use the
     new key; a load requested while blocks of that slot are in flight waits for them."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     nslots = min(4, b.nslots)
     sizes = supported_sizes()
@@ -442,7 +363,7 @@ async def test_cbc_mct(dut):
     chaining in the testbench: all supported chains run interleaved, each in its own
     key slot with its own tag; each record re-keys its slot while the other chains
     keep streaming. AESIP_MCT_RECORDS records per chain."""
-    b = Bench(dut)
+    b = Bench(dut, rng_for_test(dut))
     await b.start()
     nrec = int(os.environ.get("AESIP_MCT_RECORDS", "3"))
     chains: list[MctChain] = []
@@ -497,7 +418,7 @@ async def test_nist_ecb(dut):
     """Every NIST CAVP ECB KAT and MMT record (128/192/256, encrypt and decrypt), keys
     alternating over the slots. Records this build supports must match; blocks for an
     unsupported key size or direction must come out with err=1 and zero data."""
-    b = Bench(dut)
+    b = Bench(dut, rng_for_test(dut))
     await b.start()
     recs = vectors.aes_ecb_records()
     items: list[Item] = []
@@ -536,8 +457,8 @@ async def test_random_mixed(dut):
     """Random keys of every length (legal, unsupported, illegal), random slots and
     directions (including unsupported ones), random gaps and backpressure; every output
     checked (data or err=1 with zero data, tag, order, count)."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     keys: dict[int, bytes | None] = {s: None for s in range(b.nslots)}
     items: list[Item] = []
@@ -550,7 +471,7 @@ async def test_random_mixed(dut):
             keys[s] = rng.randbytes(kb)
             b.load_key(s, keys[s])
         await b.wait_keys()
-        b.set_gaps(rng.choice([0.0, 0.3, 0.7]), rng.choice([0.0, 0.3, 0.7]), rng)
+        b.set_gaps(rng.choice([0.0, 0.3, 0.7]), rng.choice([0.0, 0.3, 0.7]))
         for _ in range(rng.randint(10, 100)):
             s = rng.randrange(b.nslots)
             blk, dec = rng.randbytes(16), rng.random() < 0.5
@@ -568,8 +489,8 @@ async def test_random_mixed(dut):
 async def test_latency_and_throughput(dut):
     """Latency is LATENCY clocks for every key size, direction, key and data value, and
     back-to-back blocks come out one per clock."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     for kb in supported_sizes():
         key = rng.randbytes(kb)
@@ -604,8 +525,8 @@ async def test_bad_keys_and_zeroize(dut):
     are correct, every other block (in flight or later) comes out with err=1 and zero
     data, in order with its tag; key_ready stays low during the scrub, and a reload
     works again."""
-    rng = rng_for_test()
-    b = Bench(dut)
+    rng = rng_for_test(dut)
+    b = Bench(dut, rng)
     await b.start()
     items: list[Item] = []
 
@@ -645,7 +566,7 @@ async def test_bad_keys_and_zeroize(dut):
     first = len(items)
     stream = [add(rng.randrange(b.nslots), None) for _ in range(3 * LATENCY)]
     await ClockCycles(dut.clk, LATENCY + 3)
-    b.zeroize()
+    b.zeroize_next()
     await b.drain()
     z = b.zeroize_cycles[-1]
     for it in stream:
@@ -669,3 +590,39 @@ async def test_bad_keys_and_zeroize(dut):
         add(b.nslots - 1, key, dec)
     await b.drain()
     check_outputs(b, items, b.outs, "after zeroize")
+
+
+# ------------------------------------------------------------------------ pytest entry
+SLOT_SWITCH = ["test_slot_switch_every_block"]
+VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", "test_bad_keys_and_zeroize"]
+
+# simulator, parameters, generic tests too, own tests, environment (test sizes).
+# The generic tests on the default build with both S-boxes (every CAVP ECB record with
+# the table S-boxes on Verilator, every 7th elsewhere), then this file's tests:
+#   SLOT_W=2: keys of different sizes switching every block, key loads while streaming,
+#     zeroize in a stream;
+#   SLOT_W=3 SUB_STAGES=2 composite S-boxes: interleaved NIST CBC Monte Carlo chains
+#     (enc/dec x 128/192/256), key loads while streaming;
+#   NR_MAX=10 DIRECTION=0 SUB_STAGES=2 and DIRECTION=1 SUB_STAGES=1: the generic tests
+#     rewritten for a core that supports only part of the key sizes/directions
+#     (unsupported -> err=1);
+#   one small Icarus run (SLOT_W=2, NR_MAX=12, SUB_STAGES=1).
+CASES = [
+    ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
+    ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
+    ("icarus", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "150"}),
+    ("verilator", {"SLOT_W": 2}, False,
+     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "3000"}),
+    ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 3, "SUB_STAGES": 2}, False,
+     ["test_cbc_mct", "test_key_load_while_streaming"] + SLOT_SWITCH,
+     {"AESIP_MCT_RECORDS": "4", "AESIP_NBLOCKS": "1000"}),
+    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 2}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("verilator", {"DIRECTION": 1, "SUB_STAGES": 1}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "SUB_STAGES": 1}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters,generic,own,env",
+                         [pytest.param(*c, id=sim.case_id(c[0], c[1])) for c in CASES])
+def test_aes_pipe(simulator, parameters, generic, own, env):
+    run_core("pipe", __name__, simulator, parameters, generic, own, env)

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generic cocotb tests for every block-cipher core (common interface, docs/cores.md).
 
-Run through tb/cores/test_cores.py, which builds each core with each S-box on each
-simulator. Expected values come from `cryptography` (OpenSSL) and the NIST CAVP files,
-never from the RTL. Environment:
-  AESIP_ENGINE  iter32 | iter128 | pipe (selects the throughput expectation)
+Shared by the three core test files (tb/cores/test_aes_iter32.py, test_aes_iter128.py,
+test_aes_pipe.py), whose pytest entries run these tests on their core with both S-box
+implementations (`run_core`). The core is recognised by the DUT's module name.
+Expected values come from `cryptography` (OpenSSL) and the NIST CAVP files, never from
+the RTL. Environment (test sizes only; the DUT's parameters are read from the DUT):
   AESIP_NRAND   number of random blocks in test_random (default 400)
   AESIP_KAT     'all' (every ECB KAT/MMT record) or 'some' (every 7th record)
 """
@@ -14,15 +15,20 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles
 
-from aesip.tb.seed import test_rng
-from aesip import ref, vectors
+from aesip import ref, rtl, sim, vectors
 from aesip.tb.coredrv import CoreDriver
+from aesip.tb.seed import run_seed, test_rng
 
-ENGINE = os.environ.get("AESIP_ENGINE", "iter128")
 KEY_SIZES = (16, 24, 32)
-NR = {16: 10, 24: 12, 32: 14}
+NR = ref.ROUNDS
+GENERIC = ["test_nist_ecb", "test_random", "test_latency_and_throughput", "test_bad_keys_and_zeroize"]
+
+
+def engine_of(dut) -> str:
+    """Engine name (aesip.rtl.CORES) of the core under test, from its module name."""
+    return next(e for e in rtl.ENGINES if rtl.core_top(e) == dut._name)
 
 
 def max_cycles_per_block(engine: str, key_bytes: int) -> int:
@@ -33,6 +39,28 @@ def max_cycles_per_block(engine: str, key_bytes: int) -> int:
 
 def rng_for_test(name: str) -> random.Random:
     return test_rng(f"{__name__}.{name}")
+
+
+def run_core(engine: str, module: str, simulator: str, parameters: dict, generic: bool,
+             own: list[str], env: dict) -> None:
+    """pytest side: build `engine` with `parameters` on `simulator` and run, in one
+    simulation, the generic tests of this module (if `generic`) and the tests `own` of
+    the core's own test module `module`."""
+    sim.require(simulator)
+    mods = [module] + ([__name__] if generic else [])
+    tests = [f"{module.rsplit('.', 1)[-1]}.{t}" for t in own]
+    tests += [f"{__name__.rsplit('.', 1)[-1]}.{t}" for t in GENERIC] if generic else []
+    sim.run_and_check(
+        toplevel=rtl.core_top(engine),
+        sources=rtl.core_sources(engine),
+        test_module=",".join(mods),
+        testcase=tests,
+        sim=simulator,
+        parameters=parameters,
+        extra_env=env,
+        seed=run_seed(),
+        quiet=True,
+    )
 
 
 @cocotb.test()
@@ -133,8 +161,9 @@ async def test_latency_and_throughput(dut):
             assert o.data == ref.ecb(key, blk, dec)
         oc = drv.out_cycles[o0:]
         cpb = (oc[-1] - oc[0]) / (n - 1)
-        dut._log.info("RESULT engine=%s key_bits=%d latency=%d cycles_per_block=%.2f", ENGINE, kb * 8, lat, cpb)
-        assert cpb <= max_cycles_per_block(ENGINE, kb), f"AES-{kb * 8}: {cpb} cycles/block"
+        engine = engine_of(dut)
+        dut._log.info("RESULT engine=%s key_bits=%d latency=%d cycles_per_block=%.2f", engine, kb * 8, lat, cpb)
+        assert cpb <= max_cycles_per_block(engine, kb), f"AES-{kb * 8}: {cpb} cycles/block"
 
 
 @cocotb.test()

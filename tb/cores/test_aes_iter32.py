@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Cycle-exact cocotb tests for aes_iter32 (docs/iter32.md), run by tb/cores/test_iter32.py.
+"""aes_iter32 (docs/iter32.md): cycle-exact cocotb tests, and the pytest entry that runs
+them together with the generic core tests (tb/cores/core_generic.py).
 
-The generic tests (core_tests.py) check results, order and throughput through AXI
+The generic tests check results, order and throughput through AXI
 models; these tests drive the ports directly, cycle by cycle, and compare EVERY cycle
 against a reference model of the timing documented in docs/iter32.md:
 key_ready / s_axis_tready, m_axis_tvalid, and the output data and tuser whenever the
@@ -9,7 +10,8 @@ output is valid (so holding under backpressure is checked too). Expected block v
 come from `cryptography` (aesip.ref); the model only decides *when* things happen and
 whether a block must come out with err = 1.
 
-Environment: AESIP_I32_CYCLES (cycles of the random soak, default 12000).
+Slot and tag widths are read from the DUT's ports. Environment (set by the pytest
+entry below): AESIP_I32_CYCLES (cycles of the random soak, default 12000).
 """
 from __future__ import annotations
 
@@ -19,12 +21,23 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
+import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
-from aesip import ref
+from aesip import ref, sim
+from aesip.tb.coredrv import drive_key, tuser_in
+from aesip.tb.seed import test_rng
+from tb.cores.core_generic import run_core
 
-NR = {16: 10, 24: 12, 32: 14}
+NR = ref.ROUNDS
+
+# Internal registers read by test_zeroize_clears_key_material (white-box): the key
+# store (an array) and the registers that may hold key or data material. The only place
+# that names aes_iter32's internals.
+INTERNAL_KEY_STORE = "key_store"
+INTERNAL_REGS = ["window", "computed_word", "load_words", "in_block", "row0", "row1", "row2", "row3",
+                 "store_word"]
 
 
 def cycles_per_block(key_bytes: int) -> int:
@@ -32,9 +45,7 @@ def cycles_per_block(key_bytes: int) -> int:
 
 
 def rng_for_test() -> random.Random:
-    seed = cocotb.RANDOM_SEED
-    cocotb.log.info("test seed %d (replay with AESIP_SEED=%d)", seed, seed)
-    return random.Random(seed)
+    return test_rng()
 
 
 # --------------------------------------------------------------------------- model
@@ -170,7 +181,7 @@ class Bench:
         await self.step(rst=1)
 
     def tuser(self, b: Block) -> int:
-        return (b.tag << (self.slot_w + 1)) | (b.slot << 1) | int(b.dec)
+        return tuser_in(self.slot_w, b.dec, b.slot, b.tag)
 
     async def step(self, rst: int = 0, zeroize: int = 0, m_ready: int = 1) -> dict:
         """One clock cycle: drive (current block/key held until their handshake),
@@ -187,11 +198,10 @@ class Bench:
         if b is not None:
             d.s_axis_tdata.value = int.from_bytes(b.data, "little")
             d.s_axis_tuser.value = self.tuser(b)
-        d.key_valid.value = int(k is not None)
         if k is not None:
-            d.key_slot.value = k[0]
-            d.key_bytes.value = len(k[1])
-            d.key_data.value = int.from_bytes(k[1][:32].ljust(32, b"\0"), "little")
+            drive_key(d, k[0], k[1])
+        else:
+            d.key_valid.value = 0
         await Timer(1, "ns")
         inp = {"rst": rst, "zeroize": zeroize, "m_ready": m_ready, "s_valid": int(b is not None),
                "block": b, "key_valid": int(k is not None), "key": k}
@@ -402,7 +412,7 @@ async def test_zeroize_clears_key_material(dut):
     rng = rng_for_test()
     tb = Bench(dut, rng)
     await tb.start()
-    regs = ["win", "kc", "kreg", "in_blk", "row0", "row1", "row2", "row3", "mq"]
+    regs = INTERNAL_REGS
     nwords = 16 * tb.nslots
     for trial in range(4):
         await tb.until_idle()
@@ -427,5 +437,30 @@ async def test_zeroize_clears_key_material(dut):
             assert [o.err for o in tb.outs[-2:]] == [0, 1]
         _peek_zero(dut, regs)
         for i in range(nwords):
-            v = dut.kmem[i].value
-            assert v.is_resolvable and int(v) == 0, f"kmem[{i}] not cleared"
+            v = getattr(dut, INTERNAL_KEY_STORE)[i].value
+            assert v.is_resolvable and int(v) == 0, f"{INTERNAL_KEY_STORE}[{i}] not cleared"
+
+
+# ------------------------------------------------------------------------ pytest entry
+OWN = ["test_timing_exact", "test_backpressure_and_priority", "test_random_soak",
+       "test_zeroize_clears_key_material"]
+
+# simulator, parameters, generic tests too, own tests, environment (test sizes). Every
+# CAVP ECB record with the table S-boxes on Verilator, every 7th elsewhere. Icarus runs
+# the generic tests with the table S-boxes only: the composite-field netlist is slow in an
+# event-driven simulator (it is covered exhaustively on Icarus in tb/common, and here on
+# Verilator and in the Icarus SLOT_W=2 TAG_W=3 case).
+CASES = [
+    ("verilator", {"SBOX_IMPL": 0}, True, OWN,
+     {"AESIP_KAT": "all", "AESIP_NRAND": "600", "AESIP_I32_CYCLES": "30000"}),
+    ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
+    ("icarus", {"SBOX_IMPL": 0}, True, OWN,
+     {"AESIP_KAT": "some", "AESIP_NRAND": "150", "AESIP_I32_CYCLES": "12000"}),
+    ("icarus", {"SBOX_IMPL": 1, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_I32_CYCLES": "6000"}),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters,generic,own,env",
+                         [pytest.param(*c, id=sim.case_id(c[0], c[1])) for c in CASES])
+def test_aes_iter32(simulator, parameters, generic, own, env):
+    run_core("iter32", __name__, simulator, parameters, generic, own, env)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aes_iter128-specific cocotb tests (run by tb/cores/test_iter128.py).
+"""aes_iter128 (docs/iter128.md): its own cocotb tests, and the pytest entry that runs
+them together with the generic core tests (tb/cores/core_generic.py).
 
 A cycle-based bench (one coroutine, one pass per clock) drives the core so that the
 timing promised in docs/iter128.md can be checked exactly: Nr clocks per block back to
@@ -9,30 +10,35 @@ slots accepted during an expansion, AXI output stability under backpressure, zer
 blocks in flight, and the DIRECTION parameter (unsupported direction -> err=1, zero data).
 Expected values come only from `cryptography` (aesip.ref), never from the RTL.
 
-Environment (set by test_iter128.py):
-  AESIP_ITER128_PARAMS  JSON of the core parameters of this build
-  AESIP_NBLOCKS         blocks for the random test (default 1500)
+The build's parameters are read from the DUT (`load_params`). Environment (set by the
+pytest entry below): AESIP_NBLOCKS, blocks for the random test (default 1500).
 """
 from __future__ import annotations
 
-import json
 import os
 import random
-from collections import deque
 from dataclasses import dataclass
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+import pytest
+from cocotb.triggers import ClockCycles, RisingEdge
 
-from aesip import ref
+from aesip import ref, sim
+from aesip.tb.coredrv import CycleBench, KeyLoad, dut_params
 from aesip.tb.seed import test_rng
+from tb.cores.core_generic import run_core
 
-P = {"SBOX_IMPL": 0, "SLOT_W": 1, "TAG_W": 8, "DIRECTION": 2}
-P.update(json.loads(os.environ.get("AESIP_ITER128_PARAMS", "{}")))
-NR = {16: 10, 24: 12, 32: 14}
+P: dict[str, int] = {}           # parameters of the build under test (load_params)
+NR = ref.ROUNDS
 NR_BAD = 10                      # rounds a block on a slot without a valid key takes
-WIPE = 2 ** (P["SLOT_W"] + 4)    # clocks of the round-key wipe after rst / zeroize
+WIPE = 0                         # clocks of the round-key wipe after rst / zeroize
+
+
+def load_params(dut) -> None:
+    """Read the build's parameters from the DUT (one build per simulation)."""
+    global WIPE
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "DIRECTION")))
+    WIPE = 2 ** (P["SLOT_W"] + 4)
 
 
 def dir_ok(dec: bool) -> bool:
@@ -50,7 +56,8 @@ def rounds(key: bytes | None) -> int:
     return NR[len(key)] if key is not None and len(key) in NR else NR_BAD
 
 
-def rng_for(name: str) -> random.Random:
+def rng_for(dut, name: str) -> random.Random:
+    load_params(dut)
     cocotb.log.info("parameters %s", P)
     return test_rng(f"{__name__}.{name}")
 
@@ -75,178 +82,102 @@ class Out:
     cycle: int                   # cycle whose closing edge transferred it
 
 
-@dataclass
-class KeyLoad:
-    slot: int
-    key: bytes
-    hs: int = -1                 # handshake cycle
-    ready_again: int = -1        # first later cycle with key_ready high
+class Bench(CycleBench):
+    """aes_iter128's checks on the shared cycle-level driver (aesip.tb.coredrv): the
+    bench models the key slots (the key each slot holds at each cycle) so that every
+    block's expected output follows from the key its slot held when it was accepted;
+    it checks output stability, order, and that no block or key is accepted on a slot
+    being loaded or in use."""
 
-
-class Bench:
-    """Every clock: drive the inputs right after the rising edge, then sample the settled
-    signals (ReadOnly); a handshake seen in cycle c completes at the edge closing c.
-    The bench models the key slots (the key each slot holds at each cycle) so that every
-    block's expected output follows from the key its slot held when it was accepted."""
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.slot_w = len(dut.key_slot)
-        self.tag_w = len(dut.m_axis_tuser) - 1
-        self.nslots = 2 ** self.slot_w
-        self.cycle = 0
-        self.tx: deque[Item] = deque()
-        self.cur: Item | None = None
+    def __init__(self, dut, rng: random.Random):
+        super().__init__(dut, rng)
         self.accepted: list[Item] = []
         self.n_presented = 0
         self.zero_pending: Item | None = None
         self.items: list[Item] = []
         self.outs: list[Out] = []
-        self.keyq: deque[KeyLoad] = deque()
-        self.kcur: KeyLoad | None = None
-        self.kwait: KeyLoad | None = None
         self.slot_key: dict[int, bytes | None] = {s: None for s in range(self.nslots)}
-        self.zeroize_at = -1
-        self.p_gap = 0.0
-        self.p_bp = 0.0
-        self.rng = random.Random(1)
         self.held = None
         self.first_valid = -1
-        self.key_ready_log: list[int] = []
+        self.key_ready_log = self.key_ready_hist
 
     async def start(self) -> None:
-        dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
-        dut.rst.value = 1
-        for sig in (dut.zeroize, dut.key_valid, dut.key_slot, dut.key_bytes, dut.key_data,
-                    dut.s_axis_tvalid, dut.s_axis_tdata, dut.s_axis_tuser):
-            sig.value = 0
-        dut.m_axis_tready.value = 1
-        await ClockCycles(dut.clk, 3)
-        dut.rst.value = 0
-        cocotb.start_soon(self._run())
+        await super().start(reset_cycles=3)
         # the round-key memory is wiped after reset: key_ready comes up WIPE clocks later
         while not (self.key_ready_log and self.key_ready_log[-1]):
-            await RisingEdge(dut.clk)
+            await RisingEdge(self.dut.clk)
             assert self.cycle <= WIPE + 2, "key_ready still low after the post-reset wipe"
-        await RisingEdge(dut.clk)
+        await RisingEdge(self.dut.clk)
 
     # ---- stimulus -------------------------------------------------------------------
     def send(self, data: bytes, dec: bool, slot: int, tag: int | None = None) -> Item:
         it = Item(data, dec, slot, (len(self.items) if tag is None else tag) % (2 ** self.tag_w))
         self.items.append(it)
-        self.tx.append(it)
+        super().send(it)
         return it
 
-    def load_key(self, slot: int, key: bytes) -> KeyLoad:
-        kl = KeyLoad(slot, key)
-        self.keyq.append(kl)
-        return kl
-
-    def zeroize_next(self) -> None:
-        self.zeroize_at = self.cycle + 1
-
-    # ---- the clock loop ---------------------------------------------------------------
+    # ---- per cycle ------------------------------------------------------------------
     def in_state(self) -> list[Item]:
         """Blocks accepted before this cycle that have not reached the output register yet
         (they are in the state register, still reading round keys)."""
         return [it for it in self.accepted[self.n_presented:] if it.in_cycle < self.cycle]
 
-    async def _run(self) -> None:
-        dut = self.dut
-        while True:
-            await RisingEdge(dut.clk)
-            self.cycle += 1
-            c = self.cycle
-            if self.cur is None and self.tx and not (self.p_gap and self.rng.random() < self.p_gap):
-                self.cur = self.tx.popleft()
-            if self.cur is not None:
-                it = self.cur
-                dut.s_axis_tvalid.value = 1
-                dut.s_axis_tdata.value = int.from_bytes(it.data, "little")
-                dut.s_axis_tuser.value = (it.tag << (self.slot_w + 1)) | (it.slot << 1) | int(it.dec)
-            else:
-                dut.s_axis_tvalid.value = 0
-            dut.m_axis_tready.value = 0 if (self.p_bp and self.rng.random() < self.p_bp) else 1
-            if self.kcur is None and self.kwait is None and self.keyq:
-                self.kcur = self.keyq.popleft()
-            if self.kcur is not None:
-                dut.key_valid.value = 1
-                dut.key_slot.value = self.kcur.slot
-                dut.key_bytes.value = len(self.kcur.key)
-                dut.key_data.value = int.from_bytes(self.kcur.key.ljust(32, b"\0"), "little")
-            else:
-                dut.key_valid.value = 0
-                dut.key_data.value = 0
-            zero = self.zeroize_at == c
-            dut.zeroize.value = int(zero)
+    def on_key_accepted(self, kl: KeyLoad, c: int) -> None:
+        self.slot_key[kl.slot] = kl.key
+        assert all(i.slot != kl.slot for i in self.in_state()), \
+            f"cycle {c}: key load into slot {kl.slot} while a block of that slot is in flight"
 
-            await ReadOnly()
-            # output side: presentation, stability, order
-            mv, mr = int(dut.m_axis_tvalid.value), int(dut.m_axis_tready.value)
-            if mv:
-                cur = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
-                if self.held is not None:
-                    assert cur == self.held, f"cycle {c}: output changed before it was accepted"
-                else:
-                    assert self.n_presented < len(self.accepted), f"cycle {c}: output without an input"
-                    self.first_valid = c
-                    self.n_presented += 1
-                if mr:
-                    self.outs.append(Out(cur[0].to_bytes(16, "little"), cur[1] >> 1, cur[1] & 1,
-                                         self.first_valid, c))
-                    self.held = None
-                else:
-                    self.held = cur
+    def sample_output(self, c: int, zero: bool, kr: int) -> None:
+        dut = self.dut
+        # output side: presentation, stability, order
+        mv, mr = int(dut.m_axis_tvalid.value), int(dut.m_axis_tready.value)
+        if mv:
+            cur = (int(dut.m_axis_tdata.value), int(dut.m_axis_tuser.value))
+            if self.held is not None:
+                assert cur == self.held, f"cycle {c}: output changed before it was accepted"
             else:
-                assert self.held is None, f"cycle {c}: m_axis_tvalid dropped before the transfer"
-            if self.zero_pending is not None:
-                # the block in the state at zeroize keeps its result only if its final round
-                # was written at the zeroize edge
-                it = self.zero_pending
-                if self.n_presented <= self.accepted.index(it) or self.first_valid != c:
-                    it.exp = (1, bytes(16))
-                self.zero_pending = None
-            # key port
-            kr = int(dut.key_ready.value)
-            self.key_ready_log.append(kr)
-            if zero:
-                assert not kr, f"cycle {c}: key_ready high during zeroize"
-            if self.kwait is not None and kr:
-                self.kwait.ready_again = c
-                self.kwait = None
-            if self.kcur is not None and kr:
-                kl = self.kcur
-                kl.hs = c
-                self.kcur = None
-                self.kwait = kl
-                self.slot_key[kl.slot] = kl.key
-                assert all(i.slot != kl.slot for i in self.in_state()), \
-                    f"cycle {c}: key load into slot {kl.slot} while a block of that slot is in flight"
-            # input side
-            if self.cur is not None and int(dut.s_axis_tready.value):
-                it = self.cur
-                assert self.kwait is None or self.kwait.slot != it.slot, \
-                    f"cycle {c}: block accepted on slot {it.slot} during its key load/expansion"
-                key = None if zero else self.slot_key[it.slot]
-                it.exp = expect(key, it.data, it.dec)
-                it.nr = rounds(self.slot_key[it.slot])
-                it.in_cycle = c
-                self.accepted.append(it)
-                self.cur = None
-            if zero:
-                st = [i for i in self.in_state()]
-                assert len(st) <= 1
-                if st:
-                    self.zero_pending = st[0]
-                self.slot_key = {s: None for s in range(self.nslots)}
+                assert self.n_presented < len(self.accepted), f"cycle {c}: output without an input"
+                self.first_valid = c
+                self.n_presented += 1
+            if mr:
+                self.outs.append(Out(cur[0].to_bytes(16, "little"), cur[1] >> 1, cur[1] & 1,
+                                     self.first_valid, c))
+                self.held = None
+            else:
+                self.held = cur
+        else:
+            assert self.held is None, f"cycle {c}: m_axis_tvalid dropped before the transfer"
+        if self.zero_pending is not None:
+            # the block in the state at zeroize keeps its result only if its final round
+            # was written at the zeroize edge
+            it = self.zero_pending
+            if self.n_presented <= self.accepted.index(it) or self.first_valid != c:
+                it.exp = (1, bytes(16))
+            self.zero_pending = None
+
+    def sample_input(self, c: int, zero: bool, kr: int) -> None:
+        dut = self.dut
+        if zero:
+            assert not kr, f"cycle {c}: key_ready high during zeroize"
+        # input side
+        if self.cur is not None and int(dut.s_axis_tready.value):
+            it = self.cur
+            assert self.kwait is None or self.kwait.slot != it.slot, \
+                f"cycle {c}: block accepted on slot {it.slot} during its key load/expansion"
+            key = None if zero else self.slot_key[it.slot]
+            it.exp = expect(key, it.data, it.dec)
+            it.nr = rounds(self.slot_key[it.slot])
+            it.in_cycle = c
+            self.accepted.append(it)
+            self.cur = None
+        if zero:
+            st = [i for i in self.in_state()]
+            assert len(st) <= 1
+            if st:
+                self.zero_pending = st[0]
+            self.slot_key = {s: None for s in range(self.nslots)}
 
     # ---- waiting ----------------------------------------------------------------------
-    async def wait_keys(self) -> None:
-        while self.keyq or self.kcur is not None or self.kwait is not None:
-            await RisingEdge(self.dut.clk)
-        await RisingEdge(self.dut.clk)
-
     async def drain(self, limit: int = 200_000) -> None:
         start = self.cycle
         while self.tx or self.cur is not None or len(self.outs) < len(self.accepted):
@@ -263,6 +194,7 @@ class Bench:
                 f"{what} #{k}: got err={o.err} {o.data.hex()} expected err={it.exp[0]} {it.exp[1].hex()}"
 
 
+
 def dirs() -> list[bool]:
     return [d for d in (False, True) if dir_ok(d)]
 
@@ -275,23 +207,23 @@ async def test_exact_timing(dut):
     exactly Nr+1 cycles after its input cycle; key_ready is low exactly 4*Nr+4 clocks per
     expansion, the slot's blocks are accepted from the cycle right after; an illegal key
     length costs no expansion; both directions (and the unsupported one) are exercised."""
-    rng = rng_for("test_exact_timing")
-    b = Bench(dut)
+    rng = rng_for(dut, "test_exact_timing")
+    b = Bench(dut, rng)
     await b.start()
     sizes = [16, 24, 32]
     for s in range(b.nslots):
         kb = sizes[s % 3]
         kl = b.load_key(s, rng.randbytes(kb))
         await b.wait_keys()
-        low = kl.ready_again - kl.hs - 1
+        low = kl.done_cycle - kl.hs_cycle - 1
         assert low == 4 * NR[kb] + 4, f"AES-{kb * 8}: key_ready low {low} clocks"
         dut._log.info("AES-%d key load: key_ready low for %d clocks", kb * 8, low)
     kl = b.load_key(0, rng.randbytes(20))
     await b.wait_keys()
-    assert kl.ready_again == kl.hs + 1, "illegal key length started an expansion"
+    assert kl.done_cycle == kl.hs_cycle + 1, "illegal key length started an expansion"
     kl = b.load_key(0, rng.randbytes(16))
     # a block of slot 0 presented during the expansion waits exactly until its end
-    while kl.hs < 0:
+    while kl.hs_cycle < 0:
         await RisingEdge(dut.clk)
     first = b.send(rng.randbytes(16), False, 0)
     n = 120
@@ -299,8 +231,8 @@ async def test_exact_timing(dut):
         b.send(rng.randbytes(16), rng.random() < 0.5, rng.randrange(b.nslots))
     await b.drain()
     b.check("back to back")
-    assert first.in_cycle == kl.hs + 4 * 10 + 5, \
-        f"first block of the reloaded slot accepted {first.in_cycle - kl.hs} cycles after the load"
+    assert first.in_cycle == kl.hs_cycle + 4 * 10 + 5, \
+        f"first block of the reloaded slot accepted {first.in_cycle - kl.hs_cycle} cycles after the load"
     for prev, it in zip(b.items[-n - 1:], b.items[-n:]):
         assert it.in_cycle - prev.in_cycle == prev.nr, \
             f"block accepted {it.in_cycle - prev.in_cycle} clocks after one of {prev.nr} rounds"
@@ -317,8 +249,8 @@ async def test_random(dut):
     input gaps and output backpressure, key reloads while blocks stream (blocks of the
     other slots keep flowing during an expansion). Checks data, err, tag, order,
     output stability, and that no block is ever accepted on a slot being expanded."""
-    rng = rng_for("test_random")
-    b = Bench(dut)
+    rng = rng_for(dut, "test_random")
+    b = Bench(dut, rng)
     await b.start()
     for s in range(b.nslots):
         b.load_key(s, rng.randbytes(rng.choice([16, 24, 32])))
@@ -336,11 +268,10 @@ async def test_random(dut):
         s1 = [i for i in b.items if i.slot == 1]
         assert all(y.in_cycle - x.in_cycle == x.nr for x, y in zip(s1, s1[1:])), \
             "stream on slot 1 stalled by a key load into slot 0"
-        assert s1[0].in_cycle < kl.hs and kl.ready_again < s1[-1].in_cycle
+        assert s1[0].in_cycle < kl.hs_cycle and kl.done_cycle < s1[-1].in_cycle
     while len(b.items) < n:
         b.p_gap = rng.choice([0.0, 0.0, 0.3, 0.7])
         b.p_bp = rng.choice([0.0, 0.0, 0.3, 0.8])
-        b.rng = rng
         for _ in range(rng.randint(10, 60)):
             b.send(rng.randbytes(16), rng.choice([False, True]), rng.randrange(b.nslots))
         await ClockCycles(dut.clk, rng.randrange(1, 80))
@@ -348,7 +279,7 @@ async def test_random(dut):
             s = rng.randrange(b.nslots)
             kl = b.load_key(s, rng.randbytes(rng.choice([16, 24, 32, 32, 7, 0])))
             await b.wait_keys()
-            during = [i for i in b.items if kl.hs < i.in_cycle < kl.ready_again]
+            during = [i for i in b.items if kl.hs_cycle < i.in_cycle < kl.done_cycle]
             assert all(i.slot != s for i in during), "block accepted on a slot being expanded"
             overlap += len(during)
     await b.drain()
@@ -363,8 +294,8 @@ async def test_zeroize(dut):
     flight comes out err=1 with zero data, key_ready stays low for the wipe, every slot
     is invalid afterwards, and a reloaded key works again. Also zeroize during an
     expansion (the load is aborted)."""
-    rng = rng_for("test_zeroize")
-    b = Bench(dut)
+    rng = rng_for(dut, "test_zeroize")
+    b = Bench(dut, rng)
     await b.start()
     d = dirs()[0]
     keys = [rng.randbytes(32) for _ in range(b.nslots)]
@@ -394,7 +325,7 @@ async def test_zeroize(dut):
     assert all(o.err == 1 and o.data == bytes(16) for o in b.outs[-b.nslots:]), "a key survived zeroize"
     # zeroize during an expansion: the slot stays invalid
     kl = b.load_key(0, keys[0])
-    while kl.hs < 0:
+    while kl.hs_cycle < 0:
         await RisingEdge(dut.clk)
     await ClockCycles(dut.clk, 10)
     b.zeroize_next()
@@ -407,3 +338,29 @@ async def test_zeroize(dut):
     await b.drain()
     b.check("zeroize")
     assert b.outs[-2].err == 1 and b.outs[-1].err == 0
+
+
+# ------------------------------------------------------------------------ pytest entry
+OWN = ["test_exact_timing", "test_random", "test_zeroize"]
+
+# simulator, parameters, generic tests too, own tests, environment (test sizes).
+# The generic tests on both S-boxes (every CAVP ECB record with the table S-boxes on
+# Verilator, every 7th elsewhere); this file's tests on Icarus (quick builds) with the
+# default build and parameter sets the generic tests do not reach: DIRECTION=0 with
+# SLOT_W=2 TAG_W=3 (decrypt blocks -> err=1), DIRECTION=1 with composite S-boxes (encrypt
+# blocks -> err=1), SLOT_W=3 TAG_W=1 with composite S-boxes.
+CASES = [
+    ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
+    ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
+    ("icarus", {"SBOX_IMPL": 0}, True, OWN, {"AESIP_KAT": "some", "AESIP_NRAND": "150", "AESIP_NBLOCKS": "500"}),
+    ("icarus", {"DIRECTION": 0, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_NBLOCKS": "300"}),
+    ("icarus", {"DIRECTION": 1, "SBOX_IMPL": 1}, False, OWN, {"AESIP_NBLOCKS": "150"}),
+    ("icarus", {"SLOT_W": 3, "TAG_W": 1, "SBOX_IMPL": 1}, False, ["test_random", "test_zeroize"],
+     {"AESIP_NBLOCKS": "150"}),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters,generic,own,env",
+                         [pytest.param(*c, id=sim.case_id(c[0], c[1])) for c in CASES])
+def test_aes_iter128(simulator, parameters, generic, own, env):
+    run_core("iter128", __name__, simulator, parameters, generic, own, env)

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Documentation checks (run by `make test`; no simulation).
+
+  * every figure source in docs/figures (Graphviz .dot, WaveDrom .json) has its SVG
+    committed beside it, and that SVG is what the pinned tool renders from the source
+    now (rendered into a temporary directory and compared byte for byte: both tools
+    give identical output from run to run; a failure names the labels that differ);
+  * no SVG without a source, every figure embedded by some page, no WaveDrom block left
+    inline in a page (the sources live in docs/figures, aesip/gen_docs.py renders them);
+  * the figure tools are pinned in requirements.txt and those versions are installed;
+  * every relative link and image in README.md and docs/*.md points to an existing file;
+  * every `file.py::test_name` that docs/testplan.md names is defined in that file.
+
+Regenerate the figures with `make docs` (python -m aesip.gen_docs).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from aesip import gen_docs
+from aesip.rtl import ROOT
+
+SOURCES = gen_docs.sources()
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+
+def _rel(p: Path) -> str:
+    return str(p.relative_to(ROOT))
+
+
+def _tracked(path: Path) -> bool | None:
+    """True/False if git knows whether `path` is tracked; None without git or a repository."""
+    if not shutil.which("git") or not (ROOT / ".git").exists():
+        return None
+    r = subprocess.run(["git", "ls-files", "--error-unmatch", _rel(path)], cwd=ROOT,
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
+def test_figure_sources_exist():
+    kinds = {p.suffix for p in SOURCES}
+    assert {".dot", ".json"} <= kinds, f"expected Graphviz and WaveDrom sources, found {kinds}"
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=[p.name for p in SOURCES])
+def test_figure_svg_committed_and_current(src: Path, tmp_path: Path):
+    svg = gen_docs.svg_for(src)
+    assert svg.exists(), f"{_rel(svg)} missing: run `make docs` and commit it"
+    for p in (src, svg):
+        assert _tracked(p) is not False, f"{_rel(p)} is not committed (git add it)"
+    problem = gen_docs.compare(src, tmp_path)
+    assert problem is None, problem
+
+
+def test_every_svg_has_a_source():
+    stems = {p.stem for p in SOURCES}
+    orphans = [_rel(p) for p in sorted(gen_docs.FIGURES.glob("*.svg")) if p.stem not in stems]
+    assert not orphans, f"SVGs without a source in docs/figures: {orphans}"
+
+
+def _page_text(page: Path) -> str:
+    return page.read_text(encoding="utf-8")
+
+
+def test_every_figure_is_embedded():
+    text = "\n".join(_page_text(p) for p in PAGES)
+    missing = [p.name for p in SOURCES
+               if f"figures/{gen_docs.svg_for(p).name})" not in text
+               or f"figures/{p.name})" not in text]
+    assert not missing, ("figures whose SVG is not embedded (![...](figures/NAME.svg)) or whose "
+                         f"source is not linked from README.md or docs/*.md: {missing}")
+
+
+def test_no_inline_wavedrom():
+    inline = [_rel(p) for p in PAGES if re.search(r"^\s*```\s*wavedrom", _page_text(p), re.M)]
+    assert not inline, (f"WaveDrom blocks inline in {inline}: move each to docs/figures/NAME.json, "
+                        "run `make docs`, embed figures/NAME.svg")
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        m = re.match(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*(\S+)", line)
+        if m:
+            pins[m.group(1).lower().replace("_", "-")] = m.group(2)
+    return pins
+
+
+@pytest.mark.parametrize("pkg", ["graphviz-pure", "yowasp-wavedrom"])
+def test_figure_tools_pinned(pkg: str):
+    pins = _pins()
+    assert pkg in pins, f"{pkg} is not pinned in requirements.txt"
+    installed = metadata.version(pkg)
+    assert installed == pins[pkg], (f"{pkg} {installed} installed, requirements.txt pins "
+                                    f"{pins[pkg]}: the figures would not be reproducible")
+
+
+# ----------------------------------------------------------------- links
+_FENCE = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.M | re.S)
+_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_REFDEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\"[^\"]*\")?\s*$", re.M)
+_HTML = re.compile(r"<(?:img|a)\b[^>]*?\b(?:src|href)\s*=\s*\"([^\"]+)\"", re.I)
+
+
+def links(markdown: str) -> list[str]:
+    """Link and image targets of a markdown text, outside code blocks and code spans."""
+    text = _CODE.sub("", _FENCE.sub("", markdown))
+    return [m.group(1) for rx in (_INLINE, _REFDEF, _HTML) for m in rx.finditer(text)]
+
+
+def _relative(target: str) -> str | None:
+    """The file part of a relative link, None for URLs, mail and in-page anchors."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith(("#", "//")):
+        return None
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    return path or None
+
+
+def test_link_parser():
+    md = ("see [a](docs/a.md#x), ![f](figures/f.svg \"t\"), [u](https://x.org/y), [h](#top),\n"
+          "`[not](a link)` and\n```\n[nor](this)\n```\n[r]: docs/r.md\n<img src=\"i.svg\">\n"
+          "[nested [brackets]](n.md)")
+    got = [t for t in (_relative(x) for x in links(md)) if t]
+    assert got == ["docs/a.md", "figures/f.svg", "n.md", "docs/r.md", "i.svg"], got
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_rel(p) for p in PAGES])
+def test_relative_links_exist(page: Path):
+    broken = []
+    for target in links(_page_text(page)):
+        path = _relative(target)
+        if path is None:
+            continue
+        dest = (page.parent / path).resolve()
+        if not dest.exists():
+            broken.append(target)
+        elif ROOT.resolve() not in dest.parents and dest != ROOT.resolve():
+            broken.append(f"{target} (outside the repository)")
+    assert not broken, f"{_rel(page)}: relative links to missing files: {broken}"
+
+
+# ----------------------------------------------------------------- test plan
+_TESTREF = re.compile(r"`((?:tb/)?[\w/]*?\w+\.py)::(\w+)")
+
+
+def test_testplan_names_exist():
+    """docs/testplan.md names tests as `tb/dir/file.py::name` (or `file.py::name` for a file
+    under tb/ with a unique name); each must be a function defined in that file."""
+    plan = _page_text(ROOT / "docs" / "testplan.md")
+    refs = sorted(set(_TESTREF.findall(plan)))
+    assert len(refs) > 20, "docs/testplan.md names too few tests: parser out of date?"
+    tb_files = list((ROOT / "tb").rglob("*.py"))
+    wrong = []
+    for file, name in refs:
+        if file.startswith("tb/"):
+            cands = [ROOT / file]
+        else:
+            cands = [p for p in tb_files if p.name == Path(file).name]
+        if len(cands) != 1 or not cands[0].exists():
+            wrong.append(f"{file} (no such file under tb/, or not unique)")
+            continue
+        if not re.search(rf"^\s*(?:async\s+)?def\s+{name}\s*\(", cands[0].read_text(), re.M):
+            wrong.append(f"{file}::{name}")
+    assert not wrong, f"docs/testplan.md names tests that do not exist: {wrong}"

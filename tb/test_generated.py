@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Generated files must match their generators (no hand edits, no stale outputs):
+the engine interface (data/mode_engine.yaml -> rtl/modes/aes_mode_if.vh, aesip/iface.py,
+the tables in docs/mode_engine.md; aesip.gen_iface) and the composite-field S-box
+(rtl/common/aes_sbox_comp.v; aesip.gen_sbox_comp). Everything is regenerated in memory.
+Plus checks of the spec itself against the documented layout and the RTL's port widths."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from aesip import gen_iface, gen_sbox_comp, iface
+from aesip.rtl import ROOT, RTL
+
+OUTPUTS = gen_iface.generate()
+
+
+@pytest.mark.parametrize("path", list(OUTPUTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_iface_outputs_up_to_date(path):
+    assert path.read_text() == OUTPUTS[path], \
+        f"{path.relative_to(ROOT)} differs from data/mode_engine.yaml: run python -m aesip.gen_iface"
+
+
+def test_sbox_comp_up_to_date():
+    path = RTL / "common" / "aes_sbox_comp.v"
+    assert path.read_text() == gen_sbox_comp.generate(), \
+        f"{path.relative_to(ROOT)} differs from python -m aesip.gen_sbox_comp"
+
+
+def test_check_mode_detects_drift(tmp_path, monkeypatch):
+    """`--check` exits 1 when an output was edited by hand, 0 when all agree."""
+    assert gen_iface.main(["--check"]) == 0
+    hdr = tmp_path / "aes_mode_if.vh"
+    hdr.write_text(OUTPUTS[gen_iface.HEADER].replace("4'd7", "4'd8"))
+    monkeypatch.setattr(gen_iface, "HEADER", hdr)
+    assert gen_iface.main(["--check"]) == 1
+
+
+def test_spec_rejects_overlap():
+    spec = gen_iface.load()
+    f = spec["interfaces"]["mode_engine"]["beats"]["command"]["fields"]
+    f[1]["lsb"] -= 1   # cut onto op
+    with pytest.raises(ValueError):
+        gen_iface.validate(spec)
+
+
+def test_beat_widths_match_rtl_ports():
+    """The beat widths of the spec are the widths of the RTL ports that carry them."""
+    for name in ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane"):
+        text = (RTL / "modes" / f"{name}.v").read_text()
+        for port, width in (("s_axis_cmd_tdata", iface.CMD_W), ("m_axis_sts_tdata", iface.STS_W)):
+            m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
+            assert m and int(m.group(1)) + 1 == width, (name, port)
+
+
+def test_pack_command_layout():
+    """pack_command puts each field at the documented byte positions (docs/mode_engine.md:
+    byte n of the beat = bits [8n+7:8n])."""
+    iv, tag = bytes(range(1, 17)), bytes(range(0x81, 0x91))
+    beat = iface.pack_command(op=iface.OPS["ccm-decrypt"], cut=1, slot=3, nonce_len=13, tag_len=8,
+                              aad_len=0x0102, payload_len=0x030405, iv=int.from_bytes(iv, "little"),
+                              tag=int.from_bytes(tag, "little"))
+    assert len(beat) == 64
+    assert beat[0] == 0x17 and beat[1] == 3 and beat[2] == 0x8D and beat[3] == 0
+    assert beat[8:16] == (0x0102).to_bytes(8, "little") and beat[16:24] == (0x030405).to_bytes(8, "little")
+    assert beat[24:40] == iv and beat[40:56] == tag and beat[56:] == bytes(8)
+    with pytest.raises(ValueError):
+        iface.pack_command(tag_len=32)
+    err, value = iface.unpack_status(bytes(range(16)) + bytes([iface.ERR_AUTH]))
+    assert (err, value) == (iface.ERR_AUTH, bytes(range(16)))
