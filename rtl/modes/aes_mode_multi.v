@@ -383,7 +383,7 @@ module aes_mode_multi #(
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_multi.sby (docs/formal.md) against abstract cores
-    // (formal/stubs/aes_core_stub.v). `define F_AES_MODE_MULTI when this module is the top of
+    // (formal/stubs/aes_core.v). `define F_AES_MODE_MULTI when this module is the top of
     // the proof: its inputs are then assumed to follow the stream rules, else asserted.
 `ifdef F_AES_MODE_MULTI
     localparam F_TOP = 1;
@@ -422,9 +422,15 @@ module aes_mode_multi #(
     // bounded progress (no deadlock): in an environment that, since reset, always offers
     // data (s_axis_tvalid, except in the cycle after reset) and always takes output and
     // status, a packet in the engine never goes F_N clocks without a handshake on
-    // s_axis, m_axis or m_axis_sts. Only with `define F_ENGINE_LIVE, where the cores are
-    // fair (formal/stubs/aes_core_stub.v, F_CORE_FAIR).
-    localparam F_N = 12;
+    // s_axis, m_axis or m_axis_sts, counted from the last zeroize (zeroize aborts and
+    // wipes: an environment that keeps zeroizing legitimately stops all progress). Only
+    // with `define F_ENGINE_LIVE, where the cores are fair (formal/stubs/aes_core.v,
+    // F_CORE_FAIR).
+`ifdef F_STALL_MAX
+    localparam F_N = `F_STALL_MAX;   // set by the .sby per level (docs/formal.md)
+`else
+    localparam F_N = 24;             // not yet established (docs/formal.md: open)
+`endif
     reg       f_fair = 1'b1;
     reg [7:0] f_stall = 8'd0;
     reg       f_prst = 1'b1;
@@ -432,12 +438,12 @@ module aes_mode_multi #(
         f_prst <= rst;
         if (rst) f_fair <= 1'b1;
         else if (!m_axis_tready || !m_axis_sts_tready || (!f_prst && !s_axis_tvalid)) f_fair <= 1'b0;
-        if (rst || f_open == 8'd0 || (s_axis_tvalid && s_axis_tready) || (m_axis_tvalid && m_axis_tready) ||
+        if (rst || zeroize || f_open == 8'd0 || (s_axis_tvalid && s_axis_tready) || (m_axis_tvalid && m_axis_tready) ||
             (m_axis_sts_tvalid && m_axis_sts_tready)) f_stall <= 8'd0;
         else if (f_stall != 8'hff) f_stall <= f_stall + 1'b1;
     end
 `ifdef F_ENGINE_LIVE
-    always @(*) if (f_past && !rst && f_fair) assert(f_stall <= F_N);
+    always @(*) if (f_past && !rst && f_fair) f_live: assert(f_stall <= F_N);
 `endif
 
     // covers: a packet's last output beat; an OK status; an error status

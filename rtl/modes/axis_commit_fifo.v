@@ -126,8 +126,11 @@ module axis_commit_fifo #(
     // documented behaviour, written from the ports: f_wcnt = beats written and not rolled
     // back, f_ccnt = beats committed, f_rcnt = beats moved to the output register,
     // f_hcnt = beats taken on the read side (all since the last rst/clear, mod 2**(AW+1)).
-    // `define F_AXIS_COMMIT_FIFO when this module is the top of the proof (its inputs
-    // are then assumed; otherwise they are asserted, checking the parent).
+    // `define F_AXIS_COMMIT_FIFO when this module is the top of the proof: its input rule
+    // is then assumed and every property below is proven (unbounded, for any environment
+    // that keeps the rule). Inside a parent's proof (the mode engines) only the input rule
+    // is asserted, which checks the parent and discharges the assumption; the FIFO's own
+    // properties are not proven again there (assume-guarantee).
 `ifdef F_AXIS_COMMIT_FIFO
     localparam F_TOP = 1;
 `else
@@ -137,11 +140,13 @@ module axis_commit_fifo #(
     always @(posedge clk) f_past <= 1'b1;
     generate if (F_TOP) begin : f_top
         always @(*) if (!f_past) assume(rst);
-        // interface rule from the port list: rollback never coincides with a write or commit
-        always @(*) if (rollback) assume(!wr_valid && !commit);
+        // interface rule from the port list: rollback never coincides with a write or
+        // commit (a write is wr_valid && wr_ready: wr_valid alone has no effect)
+        always @(*) if (!rst && rollback) assume(!(wr_valid && wr_ready) && !commit);
     end else begin : f_sub
         always @(*) if (f_past && !rst && rollback) assert(!(wr_valid && wr_ready) && !commit);
     end endgenerate
+`ifdef F_AXIS_COMMIT_FIFO
 
     // the read side is an AXI4-Stream master
     /* verilator lint_off PINCONNECTEMPTY */
@@ -238,13 +243,14 @@ module axis_commit_fifo #(
     always @(posedge clk) if (f_past && !rst && !$past(rst) && !$past(clear) && $past(wiping) && !wiping)
         for (f_i = 0; f_i < (1 << AW); f_i = f_i + 1) assert(mem[f_i] == {WIDTH{1'b0}});
 
-    // cover: a beat committed by commit and read out; a rollback; a wipe completes
+    // cover: a beat read out after a rollback; a wipe completes
     reg f_seen_rb = 1'b0;
     always @(posedge clk) if (rst) f_seen_rb <= 1'b0; else if (rollback && f_tent != 0) f_seen_rb <= 1'b1;
     always @(posedge clk) if (f_past && !rst) begin
         cover(f_seen_rb && m_valid && m_ready && f_hcnt == 1);
         cover($past(wiping) && !wiping && !$past(rst));
     end
-`endif
+`endif  // F_AXIS_COMMIT_FIFO
+`endif  // FORMAL
 endmodule
 `default_nettype wire

@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 // Abstract block core for the mode-engine proofs (formal only). It defines a module named
-// aes_iter128 with that core's parameters and ports, and is read instead of
-// rtl/cores/aes_iter128.v, so the engines are proven against the core *contract*
-// (docs/cores.md, itself checked on the real cores by formal/aes_*.sby), not against
-// one core's cycle timing:
+// aes_core with the parameters and ports of rtl/cores/aes_core.v (the wrapper through
+// which the engines instantiate their cores A and B) and is read instead of that file
+// and the cores, so the engines are proven against the core *contract* (docs/cores.md,
+// itself checked on the real cores by formal/aes_*.sby), not against one core's cycle
+// timing; the engines' CORE parameter (which core) makes no difference here:
 //   * key_ready and s_axis_tready are free choices (s_axis_tready only while the core
 //     holds fewer than 2 blocks, like aes_iter128's state + output register)
 //   * every accepted block produces exactly one output, in order, with its tag; when it
 //     is presented is a free choice; data and err are free, data zero when err = 1;
 //     a presented output is held until taken
-// With `define F_CORE_FAIR (liveness proofs only) the free choices are bounded: a block
-// offered (or a key) is accepted and a block inside is presented within F_K cycles
-// (the real cores' bounds are proven in their own proofs; F_K is smaller to keep the
-// engine proofs short, see docs/formal.md).
+// With `define F_CORE_FAIR (progress proofs only) the free choices are bounded: a block
+// offered (or a key) is accepted and a block inside is presented after at most F_K
+// cycles of waiting (F_K = `F_CORE_WAIT, set by the .sby; default 1). The real cores'
+// bounds are proven in their own proofs; F_K is smaller to keep the engine proofs
+// short, so the engines' progress bound is about their own logic (docs/formal.md).
 `default_nettype none
-module aes_iter128 #(
-    parameter SBOX_IMPL = 0,
-    parameter SLOT_W    = 1,
-    parameter TAG_W     = 8,
-    parameter DIRECTION = 2
+module aes_core #(
+    parameter [63:0] CORE       = "iter128",
+    parameter        SBOX_IMPL  = 0,
+    parameter        SLOT_W     = 1,
+    parameter        TAG_W      = 8,
+    parameter        NR_MAX     = 14,
+    parameter        DIRECTION  = 2,
+    parameter        SUB_STAGES = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -37,7 +42,11 @@ module aes_iter128 #(
     output wire [127:0]              m_axis_tdata,
     output wire [TAG_W:0]            m_axis_tuser
 );
-    localparam F_K = 3;
+`ifdef F_CORE_WAIT
+    localparam F_K = `F_CORE_WAIT;      // set by the .sby
+`else
+    localparam F_K = 1;
+`endif
     (* anyseq *) wire c_key, c_in, c_out, c_err;
     (* anyseq *) wire [127:0] c_data;
 
