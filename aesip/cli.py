@@ -28,10 +28,10 @@ from aesip.errors import EXIT_SIM, EXIT_USAGE, SimError, UsageError
 def _add_sim_args(p: argparse.ArgumentParser, engine_default: str | None, multi: bool = False,
                   what: str = "core to use") -> None:
     if multi:
-        p.add_argument("--engine", action="append", choices=rtl.ENGINES,
+        p.add_argument("--engine", action="append", choices=rtl.CORE_NAMES,
                        help=f"{what} (repeatable; default: all)")
     else:
-        p.add_argument("--engine", default=engine_default, choices=rtl.ENGINES,
+        p.add_argument("--engine", default=engine_default, choices=rtl.CORE_NAMES,
                        help=f"{what} (default: {engine_default})")
     p.add_argument("--sim", default="verilator", choices=["verilator", "icarus"],
                    help="simulator (default: verilator)")
@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, help="seed of the random workload")
     d.add_argument("--ccm", type=int, default=400, metavar="N",
                    help="CCM packets through the mode engine (default 400; 0: skip)")
-    d.add_argument("--ccm-core", default="iter128", choices=rtl.ENGINES,
+    d.add_argument("--ccm-core", default="iter128", choices=rtl.CORE_NAMES,
                    help="core the CCM mode engine is built on (default iter128)")
     d.add_argument("--json", action="store_true", help="print the table as JSON records")
     return p

@@ -23,7 +23,7 @@ def test_engine(core, sbox, simulator, cavp, nrand):
     sim.require(simulator)
     sim.run_and_check(
         toplevel="aes_mode_engine",
-        sources=rtl.engine_sources(core),
+        sources=rtl.mode_engine_sources(core),
         test_module="tb.modes.engine_tests",
         sim=simulator,
         parameters={"CORE": core, "SBOX_IMPL": sbox, "SLOT_W": 2},
@@ -96,7 +96,7 @@ def test_security(top, core, nr_max, lanes, simulator, npk, nsoak):
     soak = os.environ.get("AESIP_SOAK", "") not in ("", "0")
     sim.run_and_check(
         toplevel=top,
-        sources=rtl.multi_sources(core) if multi else rtl.engine_sources(core),
+        sources=rtl.multi_sources(core) if multi else rtl.mode_engine_sources(core),
         test_module="tb.modes.security_tests",
         sim=simulator,
         parameters=params,
