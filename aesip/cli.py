@@ -26,12 +26,13 @@ from aesip.errors import EXIT_SIM, EXIT_USAGE, SimError, UsageError
 
 # --------------------------------------------------------------------------- main
 def _add_sim_args(p: argparse.ArgumentParser, engine_default: str | None, multi: bool = False,
-                  what: str = "core to use") -> None:
+                  what: str = "core to use", choices: list[str] | None = None) -> None:
+    choices = choices or rtl.CORE_NAMES
     if multi:
-        p.add_argument("--engine", action="append", choices=rtl.CORE_NAMES,
+        p.add_argument("--engine", action="append", choices=choices,
                        help=f"{what} (repeatable; default: all)")
     else:
-        p.add_argument("--engine", default=engine_default, choices=rtl.CORE_NAMES,
+        p.add_argument("--engine", default=engine_default, choices=choices,
                        help=f"{what} (default: {engine_default})")
     p.add_argument("--sim", default="verilator", choices=["verilator", "icarus"],
                    help="simulator (default: verilator)")
@@ -50,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Read JSON Lines requests, run them through one simulation of the "
                        "mode engine (aes_mode_engine) built on the selected core, write one JSON object "
                        "per request line, in order.")
-    _add_sim_args(r, "pipe", what="AES core the mode engine is built on (CORE parameter)")
+    _add_sim_args(r, "pipe", choices=rtl.RUN_ENGINES,
+                  what="block core the mode engine aes_mode_engine is built on (CORE parameter), "
+                  f"or {rtl.MULTI_ENGINE!r}: the multi-lane engine aes_mode_multi on aes_pipe")
     r.add_argument("-i", "--input", metavar="IN.jsonl", help="requests (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT.jsonl", help="results (default: stdout)")
 

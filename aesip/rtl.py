@@ -97,3 +97,9 @@ MULTI = MODES[:-1] + ["modes/aes_mode_multi.v"]
 def multi_sources(core: str = "pipe") -> list[Path]:
     """Absolute paths of aes_mode_multi on block core `core` (its CORE parameter)."""
     return sources(CORES[core][1] + MULTI)
+
+
+# `aesip run --engine` values: a block core name (aes_mode_engine built on that core) or
+# MULTI_ENGINE (aes_mode_multi on aes_pipe, as aesip.session.multi_target builds it)
+MULTI_ENGINE = "multi"
+RUN_ENGINES = CORE_NAMES + [MULTI_ENGINE]

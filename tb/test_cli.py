@@ -241,9 +241,10 @@ def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[d
 runreq_ops = list(runreq.OPS)
 
 
-@pytest.mark.parametrize("core", rtl.CORE_NAMES)
+@pytest.mark.parametrize("core", rtl.RUN_ENGINES)
 def test_run_engine(core):
-    """Every op with every key size on the mode engine built on each core, more keys than
+    """Every op with every key size on the mode engine built on each core and on the
+    multi-lane engine (`--engine multi`: requests in flight together), more keys than
     key slots (slot reuse and eviction with packets in flight), multi-block and partial
     messages, CTR counter wrap, a 20-byte key answered by the hardware as invalid with the
     next request still right, and `id` copied. Default simulator (Verilator)."""
