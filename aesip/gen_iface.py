@@ -59,6 +59,12 @@ def validate(spec: dict) -> None:
                     used[b] += 1
             if any(u != 1 for u in used):
                 raise ValueError(f"{iname}.{bname}: fields overlap or leave bits unassigned")
+            for f in beat["fields"]:
+                vals = f.get("values")
+                if vals is not None and (not vals or f["width"] > 8 or len(set(vals)) != len(vals)
+                                         or any(not 0 <= v < (1 << f["width"]) for v in vals)):
+                    raise ValueError(f"{iname}.{bname}.{f['name']}: values must be distinct, fit the "
+                                     f"field, and the field at most 8 bits wide")
         beats = itf.get("beats", {})
         if "ops" in itf and "command" in beats:
             op = next(f for f in beats["command"]["fields"] if f["name"] == "op")
@@ -108,6 +114,11 @@ def verilog_header(spec: dict) -> str:
             n = f["name"].upper()
             out.append(f"localparam integer {bp}_{n}_LSB = {f['lsb']};")
             out.append(f"localparam integer {bp}_{n}_W = {f['width']};")
+            if f.get("values") is not None:
+                size = 1 << f["width"]
+                mask = sum(1 << v for v in f["values"])
+                out.append(f"// legal values of {f['name']}: bit v set when v is legal")
+                out.append(f"localparam [{size - 1}:0] {bp}_{n}_LEGAL = {size}'h{mask:0{(size + 3) // 4}x};")
         rs = [f for f in beat["fields"] if _reserved(f)]
         if rs:
             mask = sum(((1 << f["width"]) - 1) << f["lsb"] for f in rs)
@@ -203,6 +214,12 @@ def python_module(spec: dict) -> str:
                 f"{p}_FIELDS = {{"]
         out += [f"    {f['name']!r}: ({f['lsb']}, {f['width']})," for f in beat["fields"]]
         out.append("}")
+        legal = [f for f in beat["fields"] if f.get("values") is not None]
+        if legal:
+            out += ["", f"# {bname} beat: field -> its legal values (fields with a restricted set only)",
+                    f"{p}_LEGAL = {{"]
+            out += [f"    {f['name']!r}: {tuple(f['values'])!r}," for f in legal]
+            out.append("}")
     return "\n".join(out) + "\n" + _PY_HELPERS
 
 

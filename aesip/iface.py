@@ -86,12 +86,12 @@ ERROR_DESCRIPTIONS = {
     0: '',
     1: 'unknown op, reserved bits set, or `cut` with an op other than CCM decrypt',
     2: 'CCM nonce length outside 7..13',
-    3: 'CCM tag length not in {4, 6, …, 16}',
+    3: 'CCM tag length not in {0, 4, 6, …, 16} (0 = CCM* encryption only)',
     4: 'payload too long for the L-byte length field (p ≥ 2^(8L)); a length ≥ 2^LEN_W; AAD on a non-CCM op; ECB/CBC/CBC-MAC payload not a multiple of 16',
-    5: 'store-and-forward CCM decryption with a payload larger than the output buffer',
+    5: 'store-and-forward CCM decryption (tag length > 0) with a payload larger than the output buffer',
     6: "a data beat's `tlast` or `tkeep` disagrees with the command's lengths",
     7: 'slot index out of range, or the slot holds no usable key (never loaded, zeroized, illegal length, a key larger than `NR_MAX`); or a core reported a key error during the packet (fail-closed abort, see "Security")',
-    8: 'CCM tag mismatch',
+    8: 'CCM tag mismatch (never with t = 0)',
     9: 'the packet was aborted by `zeroize`',
 }
 
@@ -125,6 +125,12 @@ CMD_FIELDS = {
     'iv': (192, 128),
     'tag': (320, 128),
     'rsvd2': (448, 64),
+}
+
+# command beat: field -> its legal values (fields with a restricted set only)
+CMD_LEGAL = {
+    'nonce_len': (7, 8, 9, 10, 11, 12, 13),
+    'tag_len': (0, 4, 6, 8, 10, 12, 14, 16),
 }
 
 # status beat (m_axis_sts_tdata): field -> (lsb, width)

@@ -93,18 +93,40 @@ def cbc_mac(key: bytes, iv: bytes, data: bytes) -> bytes:
     return cbc_encrypt(key, iv, data)[-16:]
 
 
+def ccm_star_m0(key: bytes, nonce: bytes, data: bytes) -> bytes:
+    """CCM* with M = 0 (IEEE 802.15.4-2015 Annex B, security level 4: encryption only):
+    AES-CTR over the payload with the CCM counter blocks A_i = flags || nonce || i,
+    flags = L - 1 (L = 15 - len(nonce)), i from 1, no MAC. Its own inverse. The AAD takes
+    no part (a-data is unused when M = 0). Built on `cryptography`'s AES-CTR, whose
+    128-bit big-endian counter never carries out of the L-byte counter field here (the
+    payload is < 2**(8L) blocks' worth of bytes when the length field fits)."""
+    if not 7 <= len(nonce) <= 13:
+        raise ValueError("CCM* nonce must be 7..13 bytes")
+    q = 15 - len(nonce)
+    if q < 8 and len(data) >= 1 << (8 * q):
+        raise ValueError("payload too long for the L-byte length field")
+    a1 = bytes([q - 1]) + nonce + (1).to_bytes(q, "big")
+    return ctr(key, a1, data) if data else b""
+
+
 def ccm_encrypt(key: bytes, nonce: bytes, aad: bytes, msg: bytes, tag_len: int) -> tuple[bytes, bytes]:
+    """(ciphertext, tag); tag_len 0 is CCM* encryption only (ccm_star_m0, empty tag)."""
     from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
+    if tag_len == 0:
+        return ccm_star_m0(key, nonce, msg), b""
     out = AESCCM(key, tag_length=tag_len).encrypt(nonce, msg, aad or None)
     return out[: len(msg)], out[len(msg):]
 
 
 def ccm_decrypt(key: bytes, nonce: bytes, aad: bytes, ct: bytes, tag: bytes) -> bytes | None:
-    """Plaintext, or None when the tag does not verify."""
+    """Plaintext, or None when the tag does not verify; an empty tag is CCM* encryption
+    only (M = 0: nothing to verify, ccm_star_m0)."""
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
+    if not tag:
+        return ccm_star_m0(key, nonce, ct)
     try:
         return AESCCM(key, tag_length=len(tag)).decrypt(nonce, ct + tag, aad or None)
     except InvalidTag:

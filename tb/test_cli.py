@@ -101,6 +101,13 @@ def test_parse_requests():
                                       "tag": "00" * 6}), 1)
     assert r.job.packet(3) == {"cmd": "pkt", "op": "ccm-decrypt", "slot": 3, "iv": "00" * 9, "nonce_len": 9,
                                "aad": "ab", "data": "cd", "tag_len": 6, "rtag": "00" * 6, "cut": False}
+    # CCM* encryption only: tag_len 0 / tag "" go to the engine as tag_len 0
+    r = runreq.parse_line(json.dumps({"op": "ccm-encrypt", "key": k, "iv": "00" * 13, "aad": "ab", "msg": "cd",
+                                      "tag_len": 0}), 1)
+    assert r.error is None and r.job.packet(0)["tag_len"] == 0
+    r = runreq.parse_line(json.dumps({"op": "ccm-decrypt", "key": k, "iv": "00" * 13, "aad": "", "ct": "cd",
+                                      "tag": ""}), 1)
+    assert r.error is None and (r.job.packet(0)["tag_len"], r.job.packet(0)["rtag"]) == (0, "")
     # cannot be encoded on the engine's interface: refused by the CLI
     assert err({"op": "cbc-encrypt", "key": k, "iv": "00" * 15, "msg": ""}) == "invalid: iv length"
     assert err({"op": "ctr", "key": k, "iv": "00" * 17, "msg": ""}) == "invalid: iv length"
@@ -140,6 +147,26 @@ def test_verify_catches_wrong_blocks():
     assert [b["item"] for b in bad] == [1, 2]
 
 
+def test_ref_ccm_star():
+    """aesip.ref.ccm_star_m0 (CCM* M = 0 on `cryptography` AES-CTR) against a second,
+    independent construction: pycryptodome AES-ECB of A_i = (L-1) || nonce || i from i = 1,
+    XORed by hand; and its ciphertext equals the ciphertext part of AESCCM with any tag
+    (same counter blocks). Every nonce length 7..13, payloads 0..80 bytes, every key size."""
+    from Crypto.Cipher import AES
+
+    rng = random.Random(_seed())
+    for plen in range(81):
+        key, nonce = rng.randbytes(rng.choice((16, 24, 32))), rng.randbytes(7 + plen % 7)
+        msg, q = rng.randbytes(plen), 15 - len(nonce)
+        ecb = AES.new(key, AES.MODE_ECB)
+        ks = b"".join(ecb.encrypt(bytes([q - 1]) + nonce + i.to_bytes(q, "big")) for i in range(1, plen // 16 + 2))
+        want = bytes(a ^ b for a, b in zip(msg, ks))
+        assert ref.ccm_star_m0(key, nonce, msg) == want
+        assert ref.ccm_encrypt(key, nonce, rng.randbytes(5), msg, 0) == (want, b"")
+        assert ref.ccm_decrypt(key, nonce, b"ignored", want, b"") == msg
+        assert ref.ccm_encrypt(key, nonce, b"", msg, 4)[0] == want
+
+
 def test_ccm_checkers_catch_mismatches():
     """The CCM checkers behind `bench` and `demo` report wrong ciphertext, tag, status
     and released plaintext of a failed decryption."""
@@ -169,7 +196,9 @@ def test_ccm_checkers_catch_mismatches():
 
 # --------------------------------------------------------------------------- run
 def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[dict], list[dict]]:
-    """n random requests over every op and the given keys, with the expected outputs."""
+    """n random requests over every op and the given keys, with the expected outputs. CCM
+    tag lengths cycle through 0 (CCM* encryption only: `tag_len` 0 / `tag` ""), 4, 8, 16,
+    so n >= 2 * len(OPS) gives both CCM ops with t = 0."""
     reqs, exp = [], []
     for i in range(n):
         key = keys[rng.randrange(len(keys))]
@@ -195,7 +224,8 @@ def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[d
             r.update(iv=iv.hex(), msg=data.hex())
             e = {"ct": ref.ctr(key, iv, data).hex()}
         else:
-            nonce, aad, t = rng.randbytes(rng.randint(7, 13)), rng.randbytes(rng.randint(0, 40)), rng.choice((4, 8, 16))
+            nonce, aad = rng.randbytes(rng.randint(7, 13)), rng.randbytes(rng.randint(0, 40))
+            t = (0, 4, 8, 16)[(i // len(runreq_ops)) % 4]
             ct, tag = ref.ccm_encrypt(key, nonce, aad, data, t)
             if op == "ccm-encrypt":
                 r.update(iv=nonce.hex(), aad=aad.hex(), msg=data.hex(), tag_len=t)
@@ -267,6 +297,25 @@ def test_run_modes_icarus():
          "tag_len": 10, "id": [1]}, {"id": [1], "ct": ct.hex(), "tag": tag.hex()}, False)
     add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "ct": ct.hex(),
          "tag": tag.hex()}, {"msg": msg37.hex()}, False)
+    # --- CCM* encryption only (tag_len 0 / tag ""): reference ref.ccm_star_m0; the AAD is
+    # ignored; a decryption never fails authentication (a flipped bit flips the plaintext)
+    # and is never limited by the store-and-forward buffer
+    ct_m0 = ref.ccm_star_m0(k24, nonce, msg37)
+    assert ct_m0 == ct   # the same counter blocks A_1.. as the tagged encryption
+    add({"op": "ccm-encrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "msg": msg37.hex(),
+         "tag_len": 0, "id": "m0"}, {"id": "m0", "ct": ct_m0.hex(), "tag": ""}, False)
+    add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": "", "ct": ct_m0.hex(), "tag": ""},
+        {"msg": msg37.hex()}, False)
+    flipped = bytes([ct_m0[0] ^ 0x80]) + ct_m0[1:]
+    add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "ct": flipped.hex(), "tag": ""},
+        {"msg": (bytes([msg37[0] ^ 0x80]) + msg37[1:]).hex()}, False)
+    big = rng.randbytes(4097)
+    add({"op": "ccm-decrypt", "key": k.hex(), "iv": nonce[:12].hex(), "aad": "", "ct": big.hex(), "tag": ""},
+        {"msg": ref.ccm_star_m0(k, nonce[:12], big).hex()})
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "msg": "", "tag_len": 0},
+        {"ct": "", "tag": ""}, False)
+    add({"op": "ccm-encrypt", "key": k.hex(), "iv": nonce.hex(), "aad": "", "msg": m.hex(), "tag_len": 2},
+        {"error": "invalid: tag length"})
     # --- failures reported by the hardware
     bad_ct = bytes([ct[0] ^ 0x80]) + ct[1:]
     add({"op": "ccm-decrypt", "key": k24.hex(), "iv": nonce.hex(), "aad": aad.hex(), "ct": bad_ct.hex(),

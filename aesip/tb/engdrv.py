@@ -149,14 +149,14 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
     nlen = len(pkt.iv) if pkt.nonce_len is None else pkt.nonce_len
     if ccm and not 7 <= nlen <= 13:
         return Result(ERR_NONCE, bytes(16))
-    if ccm and (pkt.tag_len not in range(4, 17, 2)):
+    if ccm and (pkt.tag_len not in iface.CMD_LEGAL["tag_len"]):   # 0 = CCM* M = 0
         return Result(ERR_TAG_LEN, bytes(16))
     q = 15 - nlen
     if (ccm and q < 8 and len(d) >= 1 << (8 * q)) or (not ccm and a) or (
         op not in ("ctr",) and not ccm and len(d) % 16
     ):
         return Result(ERR_LENGTH, bytes(16))
-    if op == "ccm-decrypt" and not pkt.cut and len(d) > buf_bytes:
+    if op == "ccm-decrypt" and not pkt.cut and pkt.tag_len and len(d) > buf_bytes:   # M = 0: not buffered
         return Result(ERR_BUFFER, bytes(16))
     if pkt.slot >= 256:
         return Result(ERR_KEY, bytes(16))
@@ -195,8 +195,8 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
 def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Packet:
     """A random packet of any op on a random slot of `slot_keys` (slot -> key, used to
     build CCM decryptions, a quarter of them tampered: one bit of the tag, ciphertext or
-    AAD flipped). CCM spans every nonce and tag length with AAD and payload of 0..600
-    bytes; p_big: probability of a 'big' packet (3 in 10 of the big CCM packets have an
+    AAD flipped). CCM spans every nonce and tag length (also 0: CCM* encryption only,
+    where tampering can only garble the plaintext) with AAD and payload of 0..600 bytes; p_big: probability of a 'big' packet (3 in 10 of the big CCM packets have an
     AAD of about 0xFF00 bytes, around the 2-byte / 6-byte length-encoding switch)."""
     from aesip import ref
 
@@ -207,7 +207,7 @@ def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Pa
     if op.startswith("ccm"):
         nlen = rng.randint(7, 13)
         q = 15 - nlen
-        tlen = rng.choice(range(4, 17, 2))
+        tlen = rng.choice(iface.CMD_LEGAL["tag_len"])
         alen = rng.choice([0, 0, rng.randint(1, 40), rng.randint(0, 600)])
         if big and rng.random() < 0.3:
             alen = rng.randint(0xFF00 - 20, 0xFF00 + 40)   # around the 2-byte / 6-byte encoding switch
@@ -219,7 +219,11 @@ def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Pa
             ct, tag = ref.ccm_encrypt(slot_keys[slot], p.iv, p.aad, p.data, tlen)
             if rng.random() < 0.25:  # tamper: flip one bit of tag, ciphertext or AAD
                 what = rng.choice(["tag", "data", "aad"]) if (p.data and p.aad) else "tag"
-                if what == "tag":
+                if tlen == 0:   # nothing to tamper with but the data and the (ignored) AAD
+                    what = "data" if p.data else ("aad" if p.aad else "none")
+                if what == "none":
+                    pass
+                elif what == "tag":
                     b = rng.randrange(8 * tlen)
                     tag = (int.from_bytes(tag, "big") ^ (1 << b)).to_bytes(tlen, "big")
                 elif what == "data":

@@ -19,7 +19,7 @@
 //   key_usable   : bit s = key slot s holds a usable key (aes_key_slots)
 //   op, cut      : op code, cut-through flag
 //   slot         : key slot (low SLOT_W bits of the slot field)
-//   tag_len      : CCM tag length t in bytes
+//   tag_len      : CCM tag length t in bytes (0: CCM* encryption only, no CBC-MAC)
 //   aad_code     : AAD length encoding (SP 800-38C A.2.2): 0 = 2 bytes, 1 = 6, 2 = 10
 //   err          : error code found from the command alone (ERR_OK when none)
 //   is_ccm       : op is CCM encrypt or decrypt
@@ -30,7 +30,8 @@
 //   pay_beats    : payload beats on s_axis (= payload steps)
 //   aad_len, pay_len : AAD and payload lengths in bytes (low LEN_W bits)
 //   chain_init   : initial chaining value: CCM B0, CBC encrypt / CBC-MAC IV, else 0
-//   counter_init : initial counter block: CCM Ctr0, CTR the IV
+//   counter_init : initial counter block: CCM Ctr0 (t = 0: Ctr1, E(Ctr0) is not needed),
+//                  CTR the IV
 //   iv           : the iv field (CBC decryption's first previous block)
 //   aad_carry    : the AAD length encoding in the top bytes of an 80-bit carry register
 //   recv_tag     : the tag field (CCM decryption: the received tag)
@@ -97,8 +98,10 @@ module aes_mode_cmd_decode #(
     // ---------------------------------------------------------------- checks
     assign is_ccm = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
     wire [3:0] len_field_bytes = 4'd15 - nonce_len;            // L
-    wire nonce_ok = (nonce_len >= 4'd7) && (nonce_len <= 4'd13);
-    wire tag_ok   = (tag_len >= 5'd4) && (tag_len <= 5'd16) && !tag_len[0];
+    // legal values: generated from data/mode_engine.yaml (tag_len 0 = CCM* encryption only)
+    wire nonce_ok = CMD_NONCE_LEN_LEGAL[nonce_len];
+    wire tag_ok   = CMD_TAG_LEN_LEGAL[tag_len];
+    wire mac_less = (tag_len == 5'd0);    // CCM* M = 0: nothing is buffered for verification
     // payload must fit in the L-byte length field: plen < 2^(8L); L >= 8 always fits
     wire pay_fits_field = (len_field_bytes >= 4'd8) ? 1'b1 :
                           ((pay_len64 >> {len_field_bytes[2:0], 3'b000}) == 64'd0);
@@ -120,7 +123,7 @@ module aes_mode_cmd_decode #(
         else if (!len_fit || (is_ccm && !pay_fits_field) || (!is_ccm && aad_len64 != 64'd0)
                  || ((op != OP_CTR) && !is_ccm && !whole_blocks))
             err = ERR_LENGTH;
-        else if (op == OP_CCM_DEC && !cut && ({1'b0, pay_len64[LEN_W-1:0]} > buffer_bytes))
+        else if (op == OP_CCM_DEC && !cut && !mac_less && ({1'b0, pay_len64[LEN_W-1:0]} > buffer_bytes))
             err = ERR_BUFFER;
         else if (!slot_ok)
             err = ERR_KEY;
@@ -133,8 +136,10 @@ module aes_mode_cmd_decode #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [7:0]   flags = {1'b0, (aad_len64 != 64'd0), tag_len[3:1] - 3'd1, len_field_bytes[2:0] - 3'd1};
     wire [127:0] b0    = {nonce[119:0], flags} | reverse_bytes({64'd0, pay_len64});
-    wire [127:0] ctr0  = {nonce[119:0], 5'd0, len_field_bytes[2:0] - 3'd1};
-    assign chain_init   = ((op == OP_CBC_ENC) || (op == OP_CBC_MAC)) ? iv : (is_ccm ? b0 : 128'd0);
+    // Ctr0 (counter field 0), or Ctr1 for CCM* M = 0 (the counter's last byte is byte 15)
+    wire [127:0] ctr0  = {mac_less ? 8'd1 : 8'd0, nonce[111:0], 5'd0, len_field_bytes[2:0] - 3'd1};
+    assign chain_init   = ((op == OP_CBC_ENC) || (op == OP_CBC_MAC)) ? iv :
+                          ((is_ccm && !mac_less) ? b0 : 128'd0);
     assign counter_init = is_ccm ? ctr0 : iv;
 
     // AAD length encoding (SP 800-38C A.2.2): 2, 6 or 10 bytes

@@ -41,8 +41,12 @@ localparam integer CMD_SLOT_LSB = 8;
 localparam integer CMD_SLOT_W = 8;
 localparam integer CMD_NONCE_LEN_LSB = 16;
 localparam integer CMD_NONCE_LEN_W = 4;
+// legal values of nonce_len: bit v set when v is legal
+localparam [15:0] CMD_NONCE_LEN_LEGAL = 16'h3f80;
 localparam integer CMD_TAG_LEN_LSB = 20;
 localparam integer CMD_TAG_LEN_W = 5;
+// legal values of tag_len: bit v set when v is legal
+localparam [31:0] CMD_TAG_LEN_LEGAL = 32'h00015551;
 localparam integer CMD_RSVD1_LSB = 25;
 localparam integer CMD_RSVD1_W = 39;
 localparam integer CMD_AAD_LEN_LSB = 64;

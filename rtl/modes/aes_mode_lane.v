@@ -211,8 +211,12 @@ module aes_mode_lane #(
     reg [15:0] held_keep;
 
     wire is_ccm         = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
+    // CCM* encryption only (tag length 0, IEEE 802.15.4 M = 0): no CBC-MAC at all (core A
+    // idle, the AAD consumed and ignored), the counter starts at Ctr1 (aes_mode_cmd_decode),
+    // no E(Ctr0), no tag; decryption has nothing to verify, so it is never buffered
+    wire ccm_mac        = is_ccm && (tag_len != 5'd0);
     wire uses_keystream = is_ccm || (op == OP_CTR);
-    wire store_forward  = (op == OP_CCM_DEC) && !cut;
+    wire store_forward  = (op == OP_CCM_DEC) && !cut && ccm_mac;
     wire has_out        = (op != OP_CBC_MAC);
 
     assign active      = (state != ST_IDLE);
@@ -230,10 +234,12 @@ module aes_mode_lane #(
     wire expect_last = in_aad_beat ? ((aad_left <= 16) && (pay_beats == 0)) : (pay_left <= 16);
 
     // core A (chain): CCM MAC, CBC encryption, CBC-MAC
-    wire a_use = (phase == PH_INIT) || (phase == PH_AAD) ||
-                 (phase == PH_PAY && (is_ccm || op == OP_CBC_ENC || op == OP_CBC_MAC));
-    // core B (parallel): counter blocks (CCM/CTR, one step ahead), ECB, CBC decryption
-    wire b_use = (phase == PH_INIT) || (phase == PH_PRE) ||
+    // (PH_INIT and PH_AAD are CCM only; with t = 0 they issue no block to core A)
+    wire a_use = ((phase == PH_INIT || phase == PH_AAD) && ccm_mac) ||
+                 (phase == PH_PAY && (ccm_mac || op == OP_CBC_ENC || op == OP_CBC_MAC));
+    // core B (parallel): counter blocks (CCM/CTR, one step ahead; E(Ctr0) only with a MAC),
+    // ECB, CBC decryption
+    wire b_use = (phase == PH_INIT && ccm_mac) || (phase == PH_PRE) ||
                  (phase == PH_AAD && last_aad_step && pay_beats != 0) ||
                  (phase == PH_PAY && (uses_keystream ? !last_pay_step :
                                       (op == OP_ECB_ENC || op == OP_ECB_DEC || op == OP_CBC_DEC)));

@@ -263,7 +263,7 @@ async def test_bad_input(dut):
     cases = []
     for nl in (0, 1, 6, 14, 15):
         cases.append(Packet("ccm-encrypt", 0, rng.randbytes(16), b"a", b"b", 8, nonce_len=nl))
-    for tl in (0, 2, 3, 5, 15, 17, 18, 31):
+    for tl in (1, 2, 3, 5, 15, 17, 18, 31):   # (0 is CCM* encryption only: test_ccm_star)
         cases.append(Packet("ccm-decrypt", 0, nonce, b"", b"x" * 20, tl, rtag=bytes(16)))
     for op in sorted({max(OPS.values()) + 1, max(OPS.values()) + 2, (1 << OP_W) - 1}):   # unused codes
         cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(32), raw_op=op))
@@ -323,6 +323,100 @@ async def test_bad_input(dut):
         exps += [e, expect(good, key)]
     await run_packets(drv, pkts, exps)
     dut._log.info("bad-input campaign: %d parameter cases, %d framing cases", len(cases), len(frames))
+
+
+@cocotb.test()
+async def test_ccm_star(dut):
+    """CCM* encryption only (tag length 0, IEEE 802.15.4 security level 4, M = 0): every
+    nonce length 7..13, payloads of 0..80 bytes, with and without AAD (consumed and
+    ignored), every key size, encryption and decryption (store-and-forward and
+    cut-through alike: nothing to verify, never an AUTH error, status value 0), random
+    gaps and backpressure. A store-and-forward M = 0 decryption larger than the output
+    buffer is accepted (it is not buffered). Reference: aesip.ref.ccm_star_m0
+    (`cryptography` AES-CTR from A_1 = flags || nonce || 1)."""
+    b = build_of(dut)
+    rng = rng_for("test_ccm_star")
+    drv = EngineDriver(dut)
+    await drv.start()
+    keys = {0: rng.randbytes(16), 1: rng.randbytes(24), 2: rng.randbytes(32)}
+    keys = {s: k for s, k in keys.items() if len(k) <= b.nr_max_bytes}
+    for s, k in keys.items():
+        await drv.load_key(s, k)
+    pkts = []
+    for plen in range(0, 81):
+        for dec in (False, True):
+            slot = rng.choice(list(keys))
+            nonce = rng.randbytes(7 + (plen + dec) % 7)
+            aad = rng.randbytes(rng.choice([0, rng.randint(1, 40)])) if plen % 3 else b""
+            data = rng.randbytes(plen)
+            if dec:
+                pkts.append(Packet("ccm-decrypt", slot, nonce, aad, data, 0, rtag=b"", cut=rng.random() < 0.3))
+            else:
+                pkts.append(Packet("ccm-encrypt", slot, nonce, aad, data, 0))
+    # the same payload under every key size with and without AAD: the AAD changes nothing
+    nonce, msg = rng.randbytes(13), rng.randbytes(45)
+    for s in keys:
+        for aad in (b"", rng.randbytes(30)):
+            pkts.append(Packet("ccm-encrypt", s, nonce, aad, msg, 0))
+    # larger than the store-and-forward buffer: accepted (M = 0 is never buffered)
+    pkts.append(Packet("ccm-decrypt", 0, rng.randbytes(12), b"", rng.randbytes(b.buf_bytes + 20), 0))
+    exps = [expect(p, keys[p.slot], b.buf_bytes, b.nr_max_bytes) for p in pkts]
+    for p, e in zip(pkts, exps):
+        assert e.err == 0 and e.tag == bytes(16)
+        assert e.data == (ref.ccm_star_m0(keys[p.slot], p.iv, p.data) or None)
+    drv.set_gaps(rng, 0.3, 0.3)
+    await run_packets(drv, pkts[:-1], exps[:-1])
+    drv.set_gaps(rng, 0.0, 0.0)
+    await run_packets(drv, pkts[-1:], exps[-1:])
+    # M = 0 among tagged CCM packets of the same nonce: the ciphertexts agree (same counter
+    # blocks from A_1), only the tag differs
+    key = keys[0]
+    tagged = Packet("ccm-encrypt", 0, nonce, b"hdr", msg, 8)
+    plain = Packet("ccm-encrypt", 0, nonce, b"hdr", msg, 0)
+    await run_packets(drv, [tagged, plain], [expect(tagged, key), expect(plain, key)])
+    assert expect(tagged, key).data == expect(plain, key).data
+    dut._log.info("checked %d CCM* (M = 0) packets", len(pkts) + 2)
+
+
+@cocotb.test()
+async def test_profile_1609(dut):
+    """The IEEE 1609.2 profile (docs/mode_engine.md, "Profiles"): AES-128-CCM, 12-byte
+    nonce, 16-byte tag, no AAD; random packets of 0..300 bytes, encryption and
+    decryption (a quarter tampered), with gaps and backpressure, against `cryptography`
+    AESCCM directly."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+    rng = rng_for("test_profile_1609")
+    drv = EngineDriver(dut)
+    await drv.start()
+    key = rng.randbytes(16)
+    await drv.load_key(0, key)
+    aes = AESCCM(key, tag_length=16)
+    pkts, exps = [], []
+    for i in range(60):
+        nonce, msg = rng.randbytes(12), rng.randbytes(rng.choice([0, rng.randint(1, 48), rng.randint(0, 300)]))
+        out = aes.encrypt(nonce, msg, None)
+        ct, tag = out[:-16], out[-16:]
+        if i % 2 == 0:
+            pkts.append(Packet("ccm-encrypt", 0, nonce, b"", msg, 16))
+            exps.append(Result(0, tag, ct or None))
+            continue
+        if rng.random() < 0.25:
+            pos = rng.randrange(8 * (len(ct) + 16))
+            blob = bytearray(ct + tag)
+            blob[pos // 8] ^= 1 << (pos % 8)
+            ct, tag = bytes(blob[:-16]), bytes(blob[-16:])
+        cut = rng.random() < 0.3
+        pkts.append(Packet("ccm-decrypt", 0, nonce, b"", ct, 16, rtag=tag, cut=cut))
+        try:
+            pt = aes.decrypt(nonce, ct + tag, None)
+            exps.append(Result(0, bytes(16), pt or None))
+        except InvalidTag:
+            exps.append(Result(ERR_AUTH, bytes(16), b"" if (cut and ct) else None, 1 if (cut and ct) else 0))
+    drv.set_gaps(rng, 0.2, 0.2)
+    await run_packets(drv, pkts, exps)
+    drv.set_gaps(rng, 0.0, 0.0)
 
 
 @cocotb.test()
@@ -562,7 +656,8 @@ async def test_soak(dut):
 
 
 # ------------------------------------------------------------------------ pytest entry
-FUNCTIONAL = ["test_ccm_cavp", "test_sp800_38a", "test_random", "test_bad_input", "test_no_output_mix"]
+FUNCTIONAL = ["test_ccm_cavp", "test_sp800_38a", "test_random", "test_bad_input", "test_ccm_star",
+              "test_profile_1609", "test_no_output_mix"]
 SECURITY = ["test_unusable_slots", "test_rekey_slot_in_use", "test_no_state_left", "test_soak"]
 
 

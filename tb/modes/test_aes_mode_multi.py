@@ -38,7 +38,8 @@ from aesip.tb.seed import test_rng
 from tb.modes.test_aes_mode_engine import FUNCTIONAL, SECURITY, case, run_mode_engine, soak_packets
 # the shared cocotb tests: cocotb runs every test found in this module
 from tb.modes.test_aes_mode_engine import (test_ccm_cavp, test_sp800_38a, test_random,  # noqa: F401
-                                           test_bad_input, test_no_output_mix, test_unusable_slots,
+                                           test_bad_input, test_ccm_star, test_profile_1609,
+                                           test_no_output_mix, test_unusable_slots,
                                            test_rekey_slot_in_use, test_no_state_left, test_soak)
 
 AAD, NONCE, TAG = 32, 13, 8
