@@ -15,9 +15,9 @@
 // Ports: as tdea_pipe (docs/tdea.md): 64-bit blocks, key_data 192 bits, key_bytes 24
 //   (keying option 1) or 16 (option 2, K3 = K1), any other length invalidates the slot.
 // Timing
-//   A block accepted at edge E gets round r at edge E + 1 + r; round 47 writes the
-//   output register at edge E + 48 (latency 48 in the counting of docs/cores.md) if it
-//   is free or being taken, otherwise the block waits there. s_axis_tready is high when
+//   A block accepted at edge E (IP into the state register) gets round r at edge
+//   E + 1 + r; round 47 writes the output register at edge E + 48 (latency 49 in the
+//   counting of docs/cores.md) if it is free or being taken, otherwise the block waits. s_axis_tready is high when
 //   the datapath is idle or finishing in this cycle: 48 clocks per block back to back.
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while the
 //   block in the datapath uses the requested slot; a legal load keeps key_ready low for

@@ -21,8 +21,8 @@ async def test_zeroize_in_stream(dut):
     out with err = 1 and zero data, in order with their tags; a reload then works."""
     rng = test_rng()
     drv, errors = await start(dut)
-    # 48 clocks per block: the pulse (after n/3 .. n/2 clocks) falls within the first blocks
-    await zeroize_in_stream(dut, rng, drv, 12)
+    # 48 clocks per block: the pulse falls while block 3 .. 6 is in the datapath
+    await zeroize_in_stream(dut, rng, drv, 12, (3 * 48, 6 * 48))
     key = rng.randbytes(24)
     await drv.load_key(1, key)
     blk = rng.randbytes(8)

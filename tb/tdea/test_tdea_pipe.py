@@ -55,7 +55,7 @@ async def test_zeroize_in_stream(dut):
     order with its tag; a reload then works."""
     rng = test_rng()
     drv, errors = await start(dut)
-    await zeroize_in_stream(dut, rng, drv, 300)
+    await zeroize_in_stream(dut, rng, drv, 300, (100, 150))
     key = rng.randbytes(16)
     await drv.load_key(0, key)
     blk = rng.randbytes(8)
