@@ -27,7 +27,8 @@ module tdea_des_ek (
     genvar i;
     generate
         for (i = 0; i < 48; i = i + 1) begin : g_e
-            assign e[47-i] = r[32 - E_T[(47-i)*8 +: 8]];
+            localparam integer SRC = 32 - {24'd0, E_T[(47-i)*8 +: 8]};   // constant bit index
+            assign e[47-i] = r[SRC];
         end
     endgenerate
     assign x = e ^ subkey;

@@ -66,14 +66,15 @@ module tdea_des_sp (
     genvar i;
     generate
         for (i = 0; i < 8; i = i + 1) begin : g_s
-            localparam [2:0] BOX = i;
+            localparam [255:0] BOX_T = SBOX_T[2047 - 256*i -: 256];   // S-box i+1
             wire [5:0] b   = x[47 - 6*i -: 6];                 // DES bits 6i+1 .. 6i+6
-            wire [8:0] idx = {BOX, b[5], b[0], b[4:1]};        // 64 box + 16 row + column
-            wire [8:0] pos = 9'd511 - idx;                     // entry 0 is the MSB nibble
-            assign s[31 - 4*i -: 4] = SBOX_T[{pos, 2'b00} +: 4];
+            wire [5:0] idx = {b[5], b[0], b[4:1]};             // 16 row + column
+            wire [5:0] pos = 6'd63 - idx;                      // entry 0 is the MSB nibble
+            assign s[31 - 4*i -: 4] = BOX_T[{pos, 2'b00} +: 4];
         end
         for (i = 0; i < 32; i = i + 1) begin : g_p
-            assign f[31-i] = s[32 - P_T[(31-i)*8 +: 8]];
+            localparam integer SRC = 32 - {24'd0, P_T[(31-i)*8 +: 8]};   // constant bit index
+            assign f[31-i] = s[SRC];
         end
     endgenerate
 

@@ -94,7 +94,8 @@ module tdea_keysched (
             assign kd[63 - 8*i -: 8] = kbytes[8*i +: 8];
         end
         for (i = 0; i < 56; i = i + 1) begin : g_pc1
-            assign cd[55-i] = kd[64 - PC1_T[(55-i)*8 +: 8]];
+            localparam integer SRC = 64 - {24'd0, PC1_T[(55-i)*8 +: 8]};   // constant bit index
+            assign cd[55-i] = kd[SRC];
         end
     endgenerate
 
@@ -129,7 +130,8 @@ module tdea_keysched (
 
     generate
         for (i = 0; i < 48; i = i + 1) begin : g_pc2
-            assign w_data[47-i] = cdr[56 - PC2_T[(47-i)*8 +: 8]];
+            localparam integer SRC = 56 - {24'd0, PC2_T[(47-i)*8 +: 8]};   // constant bit index
+            assign w_data[47-i] = cdr[SRC];
         end
     endgenerate
 endmodule

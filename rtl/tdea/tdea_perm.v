@@ -47,10 +47,12 @@ module tdea_perm #(
         for (i = 0; i < 64; i = i + 1) begin : g_ip
             if (FINAL == 0) begin : g_fwd
                 // DES bit i+1 of IP(b) is DES bit IP_T[i+1] of b
-                assign a[63-i] = b[64 - IP_T[(63-i)*8 +: 8]];
+                localparam integer SRC = 64 - {24'd0, IP_T[(63-i)*8 +: 8]};   // constant bit index
+                assign a[63-i] = b[SRC];
             end else begin : g_inv
                 // IP^-1: DES bit IP_T[i+1] of the result is DES bit i+1 of the pre-output
-                assign b[64 - IP_T[(63-i)*8 +: 8]] = a[63-i];
+                localparam integer DST = 64 - {24'd0, IP_T[(63-i)*8 +: 8]};   // constant bit index
+                assign b[DST] = a[63-i];
             end
         end
         if (FINAL == 0) begin : g_o

@@ -6,7 +6,9 @@ Run by the pytest entries of tb/tdea/test_tdea_pipe.py and tb/tdea/test_tdea_ite
 module name; its parameters are read from the DUT. Expected values come only from the
 NIST CAVP TDES files (`cryptography_vectors`) and from `cryptography`'s TripleDES
 (aesip.ref.tdea_ecb), never from the RTL. Environment (test sizes only):
-  AESIP_KAT     'all' (every TDES ECB KAT/MMT record) or 'some' (every 5th record)
+  AESIP_KAT     'all' (every TDES ECB KAT/MMT record), 'some' (every 5th record) or a
+                number n (every n-th record)
+  AESIP_CBC     'all' (every TDES CBC MMT record, default) or a number n (every n-th)
   AESIP_NRAND   random blocks in test_random (default 400)
 """
 from __future__ import annotations
@@ -24,7 +26,7 @@ from aesip.tb.seed import run_seed, test_rng
 KEY_SIZES = (16, 24)   # keying option 2 (K1 K2, K3 = K1) and option 1 (K1 K2 K3)
 BAD_KEY_BYTES = (0, 1, 8, 15, 17, 23, 32, 63)
 GENERIC = ["test_cavp_ecb", "test_cavp_cbc_mmt", "test_random", "test_latency_and_throughput",
-           "test_bad_keys_and_zeroize"]
+           "test_bad_keys_and_zeroize", "test_key_ready_timing"]
 
 
 def core_of(dut) -> str:
@@ -38,6 +40,18 @@ def expected_timing(dut) -> tuple[int, int]:
     if core_of(dut) == "tdea-pipe":
         return 48 * dut_params(dut, ["RND_REGS"])["RND_REGS"], 1
     return 49, 48
+
+
+def _step(var: str) -> int:
+    """Record step from an environment variable: 'all' 1, 'some' 5, or a number."""
+    v = os.environ.get(var, "all")
+    return {"all": 1, "some": 5}.get(v) or int(v)
+
+
+def scrub_cycles(dut) -> int:
+    """Clocks of the subkey-memory scrub after rst / zeroize (docs/tdea.md)."""
+    slot_w = len(dut.key_slot)
+    return 2 ** (slot_w + 1) if core_of(dut) == "tdea-pipe" else 2 ** (slot_w + 6)
 
 
 def key_for(rec: dict, variant: int) -> bytes:
@@ -104,9 +118,7 @@ async def test_cavp_ecb(dut):
     record (keying options 1, 2 and 3), encrypt and decrypt, directly on the core; keys
     alternate between slots; option-3 keys alternately as 24 and 16 bytes."""
     drv, errors = await start(dut)
-    recs = vectors.tdes_records("ECB")
-    if os.environ.get("AESIP_KAT", "all") != "all":
-        recs = recs[::5]
+    recs = vectors.tdes_records("ECB")[::_step("AESIP_KAT")]
     nslots = 2 ** drv.slot_w
     checked = 0
     for i, r in enumerate(recs):
@@ -131,7 +143,8 @@ async def test_cavp_cbc_mmt(dut):
     block by block (each input depends on the previous output), decryption with all
     blocks of a record in flight together."""
     drv, errors = await start(dut)
-    recs = vectors.tdes_records("CBC", kinds=("MMT1", "MMT2", "MMT3"))
+    every = vectors.tdes_records("CBC", kinds=("MMT1", "MMT2", "MMT3"))
+    recs = every[::_step("AESIP_CBC")]
     nslots = 2 ** drv.slot_w
     nblocks = 0
     for i, r in enumerate(recs):
@@ -158,7 +171,7 @@ async def test_cavp_cbc_mmt(dut):
         assert got == exp, f"{r['name']}: got {got.hex()} expected {exp.hex()}"
         nblocks += len(exp) // 8
     dut._log.info("checked %d CBC MMT records (%d blocks)", len(recs), nblocks)
-    assert len(recs) == 60 and not errors, errors[:5]
+    assert len(every) == 60 and recs and not errors, errors[:5]
 
 
 @cocotb.test()
@@ -304,3 +317,46 @@ async def zeroize_in_stream(dut, rng: random.Random, drv: CoreDriver, n: int,
     assert cut is not None and 0 < cut < n, f"zeroize cut at {cut} of {n}"
     dut._log.info("zeroize: %d blocks delivered, %d with err", cut, n - cut)
     return outs
+
+
+async def _key_ready_low_run(dut) -> int:
+    """Clocks (ReadOnly samples) with key_ready low from now until it is high."""
+    n = 0
+    while True:
+        await ReadOnly()
+        if int(dut.key_ready.value):
+            return n
+        n += 1
+        await RisingEdge(dut.clk)
+
+
+@cocotb.test()
+async def test_key_ready_timing(dut):
+    """key_ready stays low for exactly 48 clocks after a legal key handshake (both keying
+    options), stays high after an illegal one, and is low for the zeroize cycle plus the
+    documented scrub time (2**(SLOT_W+1) / 2**(SLOT_W+6) clocks)."""
+    rng = test_rng()
+    drv, errors = await start(dut)
+    await RisingEdge(dut.clk)
+    await _key_ready_low_run(dut)          # the scrub after reset
+    await RisingEdge(dut.clk)
+    for nbytes, exp in ((24, 48), (16, 48), (20, 0), (32, 0)):
+        dut.key_slot.value = 0
+        dut.key_bytes.value = nbytes
+        dut.key_data.value = int.from_bytes(rng.randbytes(24), "little")
+        dut.key_valid.value = 1
+        await ReadOnly()
+        assert int(dut.key_ready.value), "key_ready low while idle"
+        await RisingEdge(dut.clk)          # the handshake edge
+        dut.key_valid.value = 0
+        low = await _key_ready_low_run(dut)
+        assert low == exp, f"key_bytes={nbytes}: key_ready low for {low} clocks, documented {exp}"
+        await RisingEdge(dut.clk)
+    dut.zeroize.value = 1
+    await ReadOnly()
+    assert not int(dut.key_ready.value), "key_ready high during zeroize"
+    await RisingEdge(dut.clk)              # the zeroize edge
+    dut.zeroize.value = 0
+    low = await _key_ready_low_run(dut)
+    assert low == scrub_cycles(dut), f"scrub: key_ready low for {low} clocks, documented {scrub_cycles(dut)}"
+    assert not errors, errors[:5]

@@ -36,7 +36,7 @@ OWN = ["test_zeroize_in_stream"]
 CASES = [
     ("verilator", {}, GENERIC, OWN, {"AESIP_KAT": "all", "AESIP_NRAND": "400"}),
     ("verilator", {"SLOT_W": 2, "TAG_W": 3}, GENERIC, OWN, {"AESIP_KAT": "some", "AESIP_NRAND": "300"}),
-    ("icarus", {}, GENERIC, OWN, {"AESIP_KAT": "some", "AESIP_NRAND": "100"}),
+    ("icarus", {}, GENERIC, OWN, {"AESIP_KAT": "some", "AESIP_CBC": "3", "AESIP_NRAND": "100"}),
 ]
 
 
