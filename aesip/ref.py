@@ -30,6 +30,8 @@ def tdea_ecb(key: bytes, data: bytes, dec: bool) -> bytes:
     """TDEA (3DES) ECB, keying option 1 (24-byte key K1 K2 K3) or 2 (16 bytes, K3 = K1)."""
     from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
 
+    if len(key) == 16:   # keying option 2 as K1 K2 K1 (cryptography deprecates 16-byte keys)
+        key = key + key[:8]
     c = Cipher(TripleDES(key), modes.ECB())
     x = c.decryptor() if dec else c.encryptor()
     return x.update(data) + x.finalize()

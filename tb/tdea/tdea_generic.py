@@ -279,9 +279,9 @@ async def test_bad_keys_and_zeroize(dut):
     assert (o.err, o.data) == (1, bytes(8)), "key survived zeroize"
     good = rng.randbytes(24)
     await drv.load_key(0, good)
-    await drv.send(blk, True, 0, 8)
+    await drv.send(blk, True, 0, 4)   # tags below 8: TAG_W may be 3
     o = await drv.recv()
-    assert (o.err, o.tag) == (0, 8) and o.data == ref.tdea_ecb(good, blk, True)
+    assert (o.err, o.tag) == (0, 4) and o.data == ref.tdea_ecb(good, blk, True)
     assert not errors, errors[:5]
 
 
