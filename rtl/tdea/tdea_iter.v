@@ -25,8 +25,11 @@
 //   clocks. A block waits while its slot is being loaded or requested.
 //   zeroize: the block in the datapath comes out with err = 1 (zero data) at its normal
 //   time; a result already in the output register is kept.
-// Left behind: the round state is cleared when a block finishes; the output register
-//   holds the last result until the next one (only results of valid keys, or zero).
+// The subkey of the next round is read from the memory one clock ahead into a register
+// (sk_r), so the round loop is state -> round -> state only.
+// Left behind: the round state and the subkey register are cleared when a block
+// finishes (and by zeroize); the output register holds the last result until the
+// next one (only results of valid keys, or zero).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -93,9 +96,13 @@ module tdea_iter #(
     wire [63:0] in_lr;
     tdea_perm #(.FINAL(0)) u_ip (.in(s_axis_tdata), .out(in_lr));
 
-    // one round
-    wire [5:0]  kidx = c_dec ? (6'd47 - rnd) : rnd;
+    // one round. The subkey of the next round is read one clock ahead into sk_r, so the
+    // memory read is not inside the round loop: round 0 of a block being accepted
+    // (index 47 when decrypting), else round rnd + 1 of the current block.
+    wire [5:0]  ridx = in_acc ? (in_dec ? 6'd47 : 6'd0) : (c_dec ? (6'd46 - rnd) : (rnd + 6'd1));
+    wire [SLOT_W-1:0] rslot = in_acc ? in_slot : c_slot;
     wire [47:0] sk;
+    reg  [47:0] sk_r;
     wire        x_valid;
     wire [5:0]  x_idx;
     wire [47:0] x_data;
@@ -103,10 +110,10 @@ module tdea_iter #(
         .clk(clk), .we(scrub_busy || x_valid),
         .waddr(scrub_busy ? scrub_addr : {ld_slot, x_idx}),
         .wdata(scrub_busy ? 48'd0 : x_data),
-        .raddr({c_slot, kidx}), .rdata(sk));
+        .raddr({rslot, ridx}), .rdata(sk));
     wire [47:0] x;
     wire [63:0] nst;
-    tdea_des_ek u_ek (.r(st[31:0]), .subkey(sk), .x(x));
+    tdea_des_ek u_ek (.r(st[31:0]), .subkey(sk_r), .x(x));
     tdea_des_sp u_sp (.x(x), .lr(st), .swap(rnd[3:0] != 4'd15), .out(nst));
     wire [63:0] res;
     tdea_perm #(.FINAL(1)) u_fp (.in(nst), .out(res));
@@ -132,6 +139,7 @@ module tdea_iter #(
             busy   <= 1'b0;
             rnd    <= 6'd0;
             st     <= 64'd0;
+            sk_r   <= 48'd0;
             c_slot <= {SLOT_W{1'b0}};
             c_dec  <= 1'b0;
             c_err  <= 1'b0;
@@ -142,6 +150,9 @@ module tdea_iter #(
             o_err  <= 1'b0;
         end else begin
             if (o_v && m_axis_tready) o_v <= 1'b0;
+            if (fin) sk_r <= 48'd0;
+            if (in_acc || (busy && !last)) sk_r <= sk;
+            if (zeroize) sk_r <= 48'd0;
             if (fin) begin
                 o_v   <= 1'b1;
                 o_d   <= c_err ? 64'd0 : res;
