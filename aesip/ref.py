@@ -26,6 +26,17 @@ def ecb(key: bytes, data: bytes, dec: bool) -> bytes:
     return ecb_decrypt(key, data) if dec else ecb_encrypt(key, data)
 
 
+def tdea_ecb(key: bytes, data: bytes, dec: bool) -> bytes:
+    """TDEA (3DES) ECB, keying option 1 (24-byte key K1 K2 K3) or 2 (16 bytes, K3 = K1)."""
+    from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
+
+    if len(key) == 16:   # keying option 2 as K1 K2 K1 (cryptography deprecates 16-byte keys)
+        key = key + key[:8]
+    c = Cipher(TripleDES(key), modes.ECB())
+    x = c.decryptor() if dec else c.encryptor()
+    return x.update(data) + x.finalize()
+
+
 def fips197_sbox() -> list[int]:
     """S-box computed from its definition in FIPS-197 Section 5.1.1: multiplicative
     inverse in GF(2^8) mod x^8+x^4+x^3+x+1 followed by the affine transformation."""

@@ -30,6 +30,18 @@ CORES = {
 
 CORE_NAMES = list(CORES)
 
+# TDEA (Triple DES, NIST SP 800-67) block cores (rtl/tdea, docs/tdea.md): same interface
+# style as the AES cores with 64-bit blocks and a 192-bit key port; they need no AES
+# primitive. name -> (top module, files under rtl/). Not (yet) selectable as a mode-engine
+# core: these names are the `aesip synth --engine` designs of the two cores.
+TDEA_COMMON = ["tdea/tdea_perm.v", "tdea/tdea_des_ek.v", "tdea/tdea_des_sp.v", "tdea/tdea_skmem.v",
+               "tdea/tdea_keysched.v"]
+TDEA_CORES = {
+    "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["tdea/tdea_pipe_stage.v", "tdea/tdea_pipe.v"]),
+    "tdea-iter": ("tdea_iter", TDEA_COMMON + ["tdea/tdea_iter.v"]),
+}
+TDEA_CORE_NAMES = list(TDEA_CORES)
+
 
 def sources(extra: list[str] | None = None) -> list[Path]:
     """Absolute paths of the common primitives plus `extra` (paths relative to rtl/)."""
@@ -38,12 +50,15 @@ def sources(extra: list[str] | None = None) -> list[Path]:
 
 
 def core_sources(core: str) -> list[Path]:
-    """Absolute paths of block core `core` with the common primitives."""
+    """Absolute paths of block core `core` (an AES core with the common primitives, or a
+    TDEA core with its files)."""
+    if core in TDEA_CORES:
+        return [RTL / f for f in TDEA_CORES[core][1]]
     return sources(CORES[core][1])
 
 
 def core_top(core: str) -> str:
-    return CORES[core][0]
+    return TDEA_CORES[core][0] if core in TDEA_CORES else CORES[core][0]
 
 
 def all_rtl_files() -> list[Path]:

@@ -76,6 +76,10 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     },
 }
 
+# The TDEA block cores (rtl/tdea, docs/tdea.md): designs "tdea-pipe" and "tdea-iter"
+VARIANTS["tdea-pipe"] = {"default": {}, "rnd2": {"RND_REGS": 2}}
+VARIANTS["tdea-iter"] = {"default": {}}
+
 # The mode engine (rtl/modes/aes_mode_engine.v) on each block core: synthesis designs
 # "ccm-<core>", top aes_mode_engine with CORE set by the variant (defaults otherwise:
 # SLOT_W=2, LEN_W=32, BUF_AW=8, i.e. a 4096-byte output buffer).
@@ -88,7 +92,7 @@ for _design, _core in MODE_ENGINE_DESIGNS.items():
 MULTI_DESIGN = "ccm-multi-pipe"
 VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
 # every synthesis design, in the order of the published table
-DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN]
+DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(rtl.TDEA_CORE_NAMES)
 
 
 def synth_top(design: str) -> str:

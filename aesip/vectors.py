@@ -103,6 +103,38 @@ def aes_cbc_mct_records(bits: int) -> list[dict]:
     return out
 
 
+def tdes_records(mode: str = "ECB", kinds=("MMT1", "MMT2", "MMT3", "invperm", "permop", "subtab",
+                                           "varkey", "vartext")) -> list[dict]:
+    """NIST CAVP TDES (TDEA) KAT and MMT records of `mode` ("ECB" or "CBC": files
+    T{mode}{kind}.rsp in cryptography_vectors/ciphers/3DES/{mode}/) as dicts with bytes:
+    key (24 bytes K1 K2 K3; the KATs' single `KEYs` repeated three times), opt (the keying
+    option the record satisfies: 1 three keys, 2 K3 = K1 with K2 different, 3 all equal),
+    pt, ct, iv (CBC; b"" for ECB), dec (bool), name."""
+    out = []
+    for kind in kinds:
+        p = cryptography_vectors_dir() / "ciphers" / "3DES" / mode / f"T{mode}{kind}.rsp"
+        for r in parse_rsp(p):
+            if "KEYS" in r:
+                k1 = k2 = k3 = bytes.fromhex(r["KEYS"])
+            elif "KEY1" in r:
+                k1, k2, k3 = (bytes.fromhex(r[f"KEY{i}"]) for i in (1, 2, 3))
+            else:
+                continue
+            opt = 3 if k1 == k2 == k3 else 2 if k1 == k3 else 1
+            out.append(
+                {
+                    "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
+                    "key": k1 + k2 + k3,
+                    "opt": opt,
+                    "pt": bytes.fromhex(r["PLAINTEXT"]),
+                    "ct": bytes.fromhex(r["CIPHERTEXT"]),
+                    "iv": bytes.fromhex(r.get("IV", "")),
+                    "dec": r.get("_section") == "DECRYPT",
+                }
+            )
+    return out
+
+
 def parse_ccm_rsp(path: Path) -> list[dict]:
     """Parse a CAVP CCM file (DVPT/VADT/VNT/VPT/VTT). Values set outside a record
     (file-level `Plen = 24`, section `[Alen = 0, ...]`, `Key =`, `Nonce =` before a

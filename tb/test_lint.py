@@ -6,7 +6,8 @@ Per RTL file under rtl/ (each module as its own top):
   * Icarus `iverilog -g2012` elaborates it;
   * no `initial` block (comments stripped), one module per file named after the file,
     `timescale and `default_nettype none ... `default_nettype wire.
-Per core (default parameters and the predefined synthesis variants of aesip.synth):
+Per core, AES and TDEA (default parameters and the predefined synthesis variants of
+aesip.synth):
   * Verilator lint and Icarus elaboration with those parameters;
   * Yosys `proc; flatten; check -assert` (no combinational loops, no multiple or missing
     drivers), no latches, no asynchronous set/reset flip-flops.
@@ -43,9 +44,8 @@ def _core_cases() -> list:
     parameters the core declares (a core without its file still gets its default case,
     which then fails loudly)."""
     cases = []
-    for core in rtl.CORE_NAMES:
-        top_file = RTL / rtl.CORES[core][1][0]
-        declared = synth.design_parameters(core) if top_file.exists() else {}
+    for core in rtl.CORE_NAMES + rtl.TDEA_CORE_NAMES:
+        declared = synth.design_parameters(core) if all(p.exists() for p in rtl.core_sources(core)) else {}
         for var, params in synth.VARIANTS.get(core, {"default": {}}).items():
             if var != "default" and any(k not in declared for k in params):
                 continue
@@ -196,6 +196,7 @@ def test_modes_verilator_lint(top: str, sources: list, params: dict):
 def test_rtl_lists_exist():
     listed = set(rtl.COMMON) | set(rtl.COMMON_INCLUDES) | {f for _, files in rtl.CORES.values() for f in files}
     listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES)
+    listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -224,6 +225,8 @@ FUSESOC_CORES = {
     "common": ROOT / "aesip_common.core",
     "modes": ROOT / "aesip_modes.core",
     **{core: ROOT / f"aesip_{core}.core" for core in rtl.CORE_NAMES},
+    "tdea_common": ROOT / "aesip_tdea_common.core",
+    **{core: ROOT / f"aesip_{core.replace('-', '_')}.core" for core in rtl.TDEA_CORE_NAMES},
 }
 
 
@@ -248,6 +251,16 @@ def test_fusesoc_core_files(name: str):
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         for dep in ["common"] + rtl.CORE_NAMES:
             assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
+    elif name == "tdea_common":
+        expected = ["rtl/" + f for f in rtl.TDEA_COMMON]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        assert "aesip:aesip:common" in deps, f"{path.name} must depend on aesip:aesip:common"
+    elif name in rtl.TDEA_CORES:
+        expected = ["rtl/" + f for f in rtl.TDEA_CORES[name][1] if f not in rtl.TDEA_COMMON]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        assert "aesip:aesip:tdea_common" in deps, f"{path.name} must depend on aesip:aesip:tdea_common"
+        assert re.search(rf"^\s*toplevel\s*:\s*{rtl.core_top(name)}\s*$", text, re.M), \
+            f"{path.name}: toplevel must be {rtl.core_top(name)}"
     else:
         expected = ["rtl/" + f for f in rtl.CORES[name][1]]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

@@ -44,6 +44,10 @@ BAD = [
     ("core-iter32-dir0", "aes_core", rtl.sources(rtl.CORES["iter32"][1] + ["cores/aes_core.v"]),
      {"CORE": "iter32", "DIRECTION": 0},
      "aes_core_iter32_DIRECTION_not_2", "aes_core: CORE iter32 needs DIRECTION = 2"),
+    ("tdea-pipe-rndregs3", "tdea_pipe", rtl.core_sources("tdea-pipe"), {"RND_REGS": 3},
+     "tdea_pipe_RND_REGS_not_1_or_2", "tdea_pipe: RND_REGS must be 1 or 2"),
+    ("tdea-iter-slotw0", "tdea_iter", rtl.core_sources("tdea-iter"), {"SLOT_W": 0},
+     "tdea_iter_SLOT_W_below_1", "tdea_iter: SLOT_W must be >= 1"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -52,6 +56,8 @@ GOOD = [
     ("aes_pipe", rtl.core_sources("pipe")),
     ("aes_iter32", rtl.core_sources("iter32")),
     ("aes_core", rtl.sources(rtl.CORES["iter128"][1] + ["cores/aes_core.v"])),
+    ("tdea_pipe", rtl.core_sources("tdea-pipe")),
+    ("tdea_iter", rtl.core_sources("tdea-iter")),
 ]
 
 

@@ -31,13 +31,19 @@ def tuser_in(slot_w: int, dec: bool, slot: int = 0, tag: int = 0) -> int:
     return (tag << (slot_w + 1)) | (slot << 1) | int(bool(dec))
 
 
+def key_port_bytes(dut) -> int:
+    """Bytes of the key_data port (32 on the AES cores and engines, 24 on the TDEA cores)."""
+    return len(dut.key_data) // 8
+
+
 def drive_key(dut, slot: int, key: bytes | None) -> None:
     """Present a key-load request on the key port (None: no request)."""
     dut.key_valid.value = int(key is not None)
+    kb = key_port_bytes(dut)
     if key is not None:
         dut.key_slot.value = slot
         dut.key_bytes.value = len(key)
-    dut.key_data.value = 0 if key is None else int.from_bytes(key[:32].ljust(32, b"\0"), "little")
+    dut.key_data.value = 0 if key is None else int.from_bytes(key[:kb].ljust(kb, b"\0"), "little")
 
 
 @dataclass
@@ -62,14 +68,18 @@ def set_pause(model, generator) -> None:
         model.pause = False
 
 
-async def load_key(dut, slot: int, key: bytes, wait_done: bool = True) -> None:
+async def load_key(dut, slot: int, key: bytes, wait_done: bool = True,
+                   key_bytes: int | None = None) -> None:
     """Drive the key-load port (key_valid/key_ready/key_slot/key_bytes/key_data) shared by
-    the cores and the mode engine; optionally wait until the expansion has finished."""
-    if len(key) > 32:
-        raise ValueError("key longer than 32 bytes cannot be encoded on key_data")
+    the cores and the mode engine; optionally wait until the expansion has finished.
+    `key_bytes` overrides the length put on key_bytes (default len(key)), for lengths
+    the key_data port cannot hold."""
+    kb = key_port_bytes(dut)
+    if len(key) > kb:
+        raise ValueError(f"key longer than {kb} bytes cannot be encoded on key_data")
     dut.key_slot.value = slot
-    dut.key_bytes.value = len(key)
-    dut.key_data.value = int.from_bytes(key.ljust(32, b"\0"), "little")
+    dut.key_bytes.value = len(key) if key_bytes is None else key_bytes
+    dut.key_data.value = int.from_bytes(key.ljust(kb, b"\0"), "little")
     dut.key_valid.value = 1
     while True:
         await RisingEdge(dut.clk)
@@ -90,6 +100,7 @@ class CoreDriver:
         self.dut = dut
         self.slot_w = len(dut.key_slot)
         self.tag_w = len(dut.m_axis_tuser) - 1
+        self.block_bytes = len(dut.s_axis_tdata) // 8   # 16 (AES) or 8 (TDEA)
         self.period_ns = period_ns
         self.cycle = 0
         self.in_cycles: list[int] = []   # cycle of each input handshake, in order
@@ -135,10 +146,11 @@ class CoreDriver:
         if p_backpressure <= 0:
             self.sink.pause = False
 
-    async def load_key(self, slot: int, key: bytes, wait_done: bool = True) -> None:
-        """Load `key` (up to 32 bytes; its length goes on key_bytes, the core checks it)
-        into key slot `slot`."""
-        await load_key(self.dut, slot, key, wait_done)
+    async def load_key(self, slot: int, key: bytes, wait_done: bool = True,
+                       key_bytes: int | None = None) -> None:
+        """Load `key` (up to the key_data width; its length, or `key_bytes`, goes on
+        key_bytes, the core checks it) into key slot `slot`."""
+        await load_key(self.dut, slot, key, wait_done, key_bytes)
 
     async def zeroize(self) -> None:
         self.dut.zeroize.value = 1
@@ -149,7 +161,7 @@ class CoreDriver:
         return tuser_in(self.slot_w, dec, slot, tag)
 
     async def send(self, block: bytes, dec: bool, slot: int = 0, tag: int = 0) -> None:
-        assert len(block) == 16
+        assert len(block) == self.block_bytes
         await self.source.send(AxiStreamFrame(tdata=block, tuser=self.tuser_in(dec, slot, tag)))
 
     async def recv(self) -> BlockOut:
