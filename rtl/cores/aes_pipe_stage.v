@@ -167,10 +167,17 @@ module aes_pipe_stage #(
                 assign mc_out = mc_in;
             end
 
+            // The S-boxes see in_data ANDed with its block's ok bit: logically redundant
+            // (in_data is zero unless ok), but it keeps Yosys (memory_dff) from folding the
+            // previous stage's register into the S-box ROM read ports, which would move that
+            // register behind the S-boxes and merge the previous AddRoundKey into every
+            // S-box table (about 75% more LUTs per round on xc7, measured).
+            wire [127:0] in_gated = in_data & {128{ok[0]}};
+
             // ---- registers -------------------------------------------------------------------
             wire [127:0] ark_in;     // state before the AddRoundKey of this stage
             if (ROUND_REGS == 1) begin : g_r1
-                assign sb_in_a = shift_rows(in_data, dec[0]);
+                assign sb_in_a = shift_rows(in_gated, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = sb_out;
                 assign mc_dec  = dec[0];
@@ -179,7 +186,7 @@ module aes_pipe_stage #(
                 reg [127:0] sub_data;       // after SubBytes (or the state, bypassed)
                 always @(posedge clk)
                     sub_data <= (byp[0] ? in_data : sb_out) & {128{ok[0]}};
-                assign sb_in_a = shift_rows(in_data, dec[0]);
+                assign sb_in_a = shift_rows(in_gated, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = sub_data;
                 assign mc_dec  = dec[1];
@@ -200,7 +207,7 @@ module aes_pipe_stage #(
                     delay_data <= sub_data & {128{ok[1]}};
                     mix_data   <= (byp[2] ? delay_data : mc_out) & {128{ok[2]}};
                 end
-                assign sb_in_a = shift_rows(in_data, dec[0]);
+                assign sb_in_a = shift_rows(in_gated, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = delay_data;
                 assign mc_dec  = dec[2];
