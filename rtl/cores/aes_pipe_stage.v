@@ -31,8 +31,9 @@
 // 0 reads its memory combinationally at the accepted block's address.
 //
 // Data gating: every data register (and rk_q) loads zero unless a valid block without
-// err enters it (ctl_ok), so bubbles, err blocks and everything after a zeroize carry
-// zero data, and no state is left behind once the blocks have passed.
+// err enters it (ctl_ok; written `ok ? x : 0` so that it maps onto the flip-flops'
+// synchronous reset instead of a LUT per bit), so bubbles, err blocks and everything
+// after a zeroize carry zero data, and no state is left behind once the blocks have passed.
 //
 // Parameters
 //   SBOX_IMPL  : S-box implementation (aes_sbox IMPL: 0 table, 1 composite field)
@@ -107,7 +108,7 @@ module aes_pipe_stage #(
         if (J == 0) begin : g_ark0
             // ---- stage 0: initial AddRoundKey, round key read at the accepted block --------
             reg [127:0] ark_data;
-            always @(posedge clk) ark_data <= (in_data ^ rk_mem) & {128{ctl_ok[0]}};
+            always @(posedge clk) ark_data <= ctl_ok[0] ? (in_data ^ rk_mem) : 128'd0;
             assign out_data = ark_data;
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_ctl = ^{ctl_dec, ctl_byp, rk_ok};
@@ -115,7 +116,7 @@ module aes_pipe_stage #(
         end else begin : g_round
             // ---- round key, registered one clock before its AddRoundKey ----------------------
             reg [127:0] rk_q;
-            always @(posedge clk) rk_q <= rk_mem & {128{rk_ok}};
+            always @(posedge clk) rk_q <= rk_ok ? rk_mem : 128'd0;
 
             // per-register control of the block entering register k
             // (the last register's dec and byp are not needed: ARK is the same for both)
@@ -167,12 +168,11 @@ module aes_pipe_stage #(
                 assign mc_out = mc_in;
             end
 
-            // The S-boxes see in_data ANDed with its block's ok bit: logically redundant
-            // (in_data is zero unless ok), but it keeps Yosys (memory_dff) from folding the
-            // previous stage's register into the S-box ROM read ports, which would move that
-            // register behind the S-boxes and merge the previous AddRoundKey into every
-            // S-box table (about 75% more LUTs per round on xc7, measured).
-            wire [127:0] in_gated = in_data & {128{ok[0]}};
+            // (The S-box module keeps its own hierarchy, (* keep_hierarchy *) in aes_sbox.v:
+            // flattened, Yosys memory_dff folds the previous stage's register into the S-box
+            // ROM read ports and merges the previous AddRoundKey into every S-box table,
+            // about 75% more LUTs per round on xc7, measured.)
+            wire [127:0] in_gated = in_data;
 
             // ---- registers -------------------------------------------------------------------
             wire [127:0] ark_in;     // state before the AddRoundKey of this stage
@@ -185,7 +185,7 @@ module aes_pipe_stage #(
             end else if (ROUND_REGS == 2 || ROUND_REGS == 3) begin : g_r23
                 reg [127:0] sub_data;       // after SubBytes (or the state, bypassed)
                 always @(posedge clk)
-                    sub_data <= (byp[0] ? in_data : sb_out) & {128{ok[0]}};
+                    sub_data <= ok[0] ? (byp[0] ? in_data : sb_out) : 128'd0;
                 assign sb_in_a = shift_rows(in_gated, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = sub_data;
@@ -195,7 +195,7 @@ module aes_pipe_stage #(
                 end else begin : g_r3
                     reg [127:0] mix_data;
                     always @(posedge clk)
-                        mix_data <= (byp[1] ? sub_data : mc_out) & {128{ok[1]}};
+                        mix_data <= ok[1] ? (byp[1] ? sub_data : mc_out) : 128'd0;
                     assign ark_in = mix_data;
                 end
             end else begin : g_r4
@@ -203,9 +203,9 @@ module aes_pipe_stage #(
                 // route from the S-box LUTs to the MixColumns logic
                 reg [127:0] sub_data, delay_data, mix_data;
                 always @(posedge clk) begin
-                    sub_data   <= (byp[0] ? in_data : sb_out) & {128{ok[0]}};
-                    delay_data <= sub_data & {128{ok[1]}};
-                    mix_data   <= (byp[2] ? delay_data : mc_out) & {128{ok[2]}};
+                    sub_data   <= ok[0] ? (byp[0] ? in_data : sb_out) : 128'd0;
+                    delay_data <= ok[1] ? sub_data : 128'd0;
+                    mix_data   <= ok[2] ? (byp[2] ? delay_data : mc_out) : 128'd0;
                 end
                 assign sb_in_a = shift_rows(in_gated, dec[0]);
                 assign sb_dec  = dec[0];
@@ -221,7 +221,7 @@ module aes_pipe_stage #(
                 assign out_data = ark & {128{ok[ROUND_REGS-1]}};
             end else begin : g_reg
                 reg [127:0] ark_data;
-                always @(posedge clk) ark_data <= ark & {128{ok[ROUND_REGS-1]}};
+                always @(posedge clk) ark_data <= ok[ROUND_REGS-1] ? ark : 128'd0;
                 assign out_data = ark_data;
             end
         end
