@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all venv demo test soak lint synth bench docs clean
+.PHONY: all venv demo test soak lint formal synth bench docs clean
 
 all: test
 
@@ -25,13 +25,19 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(VPY) -m pytest -n $(JOBS) tb
 
-# Long randomized fail-closed soak (tb/modes/security_tests.py::test_soak): every op, key
-# size and slot, tampered decryptions, gaps and backpressure, zeroize and rekey events;
-# 100 000 packets per engine on Verilator, 10 000 on Icarus (counts in tb/modes/test_engine.py).
+# Long randomized fail-closed soak (the security cases of tb/modes/test_aes_mode_engine.py
+# and test_aes_mode_multi.py, whose test_soak is aesip/tb/engsoak.py): every op, key size
+# and slot, tampered decryptions, gaps and backpressure, zeroize and rekey events; 100 000
+# packets per mode engine on Verilator, 10 000 on Icarus (counts in the CASES tables).
 # Each case prints a line "SOAK packets=... wrong=... lost=... duplicated=... hangs=...".
 soak: $(STAMP)
-	AESIP_SOAK=1 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest -n $(JOBS) tb/modes/test_engine.py -k test_security
+	AESIP_SOAK=1 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest -n $(JOBS) tb/modes -k security
 	@grep -H "^SOAK" sim_build_soak/aes_mode_*/test.log || true
+
+# Formal proofs (docs/formal.md) at full depth; `make test` runs them at a bounded depth.
+# AESIP_FORMAL_DEPTH=<n> overrides the depth of every proof.
+formal: $(STAMP)
+	AESIP_FORMAL_LEVEL=full $(VPY) -m pytest -n $(JOBS) tb/test_formal.py
 
 lint: $(STAMP)
 	$(VPY) -m pytest tb/test_lint.py
@@ -48,4 +54,4 @@ docs: $(STAMP)
 	$(VPY) -m aesip.gen_docs
 
 clean:
-	rm -rf sim_build sim_build_soak build syn/out .pytest_cache
+	rm -rf sim_build sim_build_soak build syn/out .pytest_cache formal/build

@@ -2,7 +2,7 @@
 """`aesip bench`: cycle-accurate throughput and latency of the block-cipher cores and of
 the CCM mode engine built on them.
 
-For every engine one simulation (aesip.tb.cli_tb) measures, for each key size and
+For every block core one simulation (aesip.tb.cli_tb) measures, for each key size and
 direction: the latency of one block sent into the idle core (clocks from the input
 handshake to the output handshake, docs/cores.md), then `--blocks` N blocks streamed back
 to back (input always valid, output always ready). Every output block is checked against
@@ -111,7 +111,7 @@ def bench_records(engine: str, simulator: str, commands: list[dict], results: li
     return recs
 
 
-def run_engine(core: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
+def run_core(core: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
     """(records, wrong blocks) for the bare block core `core`, from one simulation."""
     rng = random.Random(f"{seed}-{core}")
     cmds = bench_commands(rng, nblocks)
@@ -196,7 +196,7 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def bench_main(args) -> int:
-    engines = args.engine or rtl.ENGINES
+    cores = args.engine or rtl.CORE_NAMES
     if args.blocks < 2:
         raise UsageError("--blocks must be at least 2")
     if args.ccm_packets < 1:
@@ -204,10 +204,10 @@ def bench_main(args) -> int:
     sizes = parse_sizes(args.ccm_sizes)
     seed = args.seed if args.seed is not None else 1
     all_recs, ccm_recs, failed, sim_failed = [], [], False, False
-    for e in engines:
+    for e in cores:
         print(f"aesip bench: {e} on {args.sim} ...", file=sys.stderr)
         try:
-            recs, bad = run_engine(e, args.sim, args.blocks, seed)
+            recs, bad = run_core(e, args.sim, args.blocks, seed)
         except SimError as err:
             sim_failed = True
             print(f"aesip bench: error: {e}: {err}", file=sys.stderr)

@@ -26,12 +26,13 @@ from aesip.errors import EXIT_SIM, EXIT_USAGE, SimError, UsageError
 
 # --------------------------------------------------------------------------- main
 def _add_sim_args(p: argparse.ArgumentParser, engine_default: str | None, multi: bool = False,
-                  what: str = "core to use") -> None:
+                  what: str = "core to use", choices: list[str] | None = None) -> None:
+    choices = choices or rtl.CORE_NAMES
     if multi:
-        p.add_argument("--engine", action="append", choices=rtl.ENGINES,
+        p.add_argument("--engine", action="append", choices=choices,
                        help=f"{what} (repeatable; default: all)")
     else:
-        p.add_argument("--engine", default=engine_default, choices=rtl.ENGINES,
+        p.add_argument("--engine", default=engine_default, choices=choices,
                        help=f"{what} (default: {engine_default})")
     p.add_argument("--sim", default="verilator", choices=["verilator", "icarus"],
                    help="simulator (default: verilator)")
@@ -50,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Read JSON Lines requests, run them through one simulation of the "
                        "mode engine (aes_mode_engine) built on the selected core, write one JSON object "
                        "per request line, in order.")
-    _add_sim_args(r, "pipe", what="AES core the mode engine is built on (CORE parameter)")
+    _add_sim_args(r, "pipe", choices=rtl.RUN_ENGINES,
+                  what="block core the mode engine aes_mode_engine is built on (CORE parameter), "
+                  f"or {rtl.MULTI_ENGINE!r}: the multi-lane engine aes_mode_multi on aes_pipe")
     r.add_argument("-i", "--input", metavar="IN.jsonl", help="requests (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT.jsonl", help="results (default: stdout)")
 
@@ -79,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, help="seed of the random workload")
     d.add_argument("--ccm", type=int, default=400, metavar="N",
                    help="CCM packets through the mode engine (default 400; 0: skip)")
-    d.add_argument("--ccm-core", default="iter128", choices=rtl.ENGINES,
+    d.add_argument("--ccm-core", default="iter128", choices=rtl.CORE_NAMES,
                    help="core the CCM mode engine is built on (default iter128)")
     d.add_argument("--json", action="store_true", help="print the table as JSON records")
     return p

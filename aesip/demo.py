@@ -76,7 +76,7 @@ def build_commands(rng: random.Random, kats: list[dict], nrandom: int):
     return cmds, placement
 
 
-def run_engine(core: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
+def run_core(core: str, simulator: str, kats: list[dict], nrandom: int, seed: int):
     """Part 1 on the bare block core `core`."""
     rng = random.Random(f"{seed}-{core}")
     cmds, placement = build_commands(rng, kats, nrandom)
@@ -212,7 +212,7 @@ def ccm_check(cmds: list[dict], results: list[dict], kinds: dict[int, str]) -> t
     return rows, bad
 
 
-def ccm_stats(rows: list[dict], engine: str) -> list[dict]:
+def ccm_stats(rows: list[dict], core: str) -> list[dict]:
     """Per size class (and 'all'): packets, kinds, verified throughput, average latency."""
     for k, r in enumerate(rows):
         nxt = rows[k + 1]["t_cmd"] if k + 1 < len(rows) else r["done"]
@@ -230,7 +230,7 @@ def ccm_stats(rows: list[dict], engine: str) -> list[dict]:
         vbits = sum(8 * r["bytes"] for r in ok if r["kind"] != "tampered")
         occ = sum(r["occupancy"] for r in rs)
         out.append({
-            "engine": f"ccm-{engine}", "size_class": cl, "packets": len(rs),
+            "engine": f"ccm-{core}", "size_class": cl, "packets": len(rs),
             "encrypt": sum(r["kind"] == "enc" for r in rs), "decrypt": sum(r["kind"] == "dec" for r in rs),
             "tampered_rejected": sum(r["kind"] == "tampered" and r["ok"] for r in rs),
             "tampered": sum(r["kind"] == "tampered" for r in rs),
@@ -274,7 +274,7 @@ def _both(vals: list) -> str:
 
 
 def demo_main(args) -> int:
-    engines = args.engine or rtl.ENGINES
+    cores = args.engine or rtl.CORE_NAMES
     if args.random < 0:
         raise UsageError("--random must not be negative")
     if args.ccm < 0:
@@ -285,9 +285,9 @@ def demo_main(args) -> int:
           f"{args.random} random blocks, {BENCH_BLOCKS * 6 + 6} benchmark blocks; then {args.ccm} CCM "
           f"packets through the mode engine on {args.ccm_core}; simulator {args.sim}", file=sys.stderr)
     rows, failures = [], []
-    for e in engines:
+    for e in cores:
         print(f"aesip demo: {e} ...", file=sys.stderr)
-        checked, bad, brecs, elapsed, cycles = run_engine(e, args.sim, kats, args.random, seed)
+        checked, bad, brecs, elapsed, cycles = run_core(e, args.sim, kats, args.random, seed)
         nbad = Counter(b["key_bits"] for b in bad)
         print(f"aesip demo: {e}: {sum(checked.values())} blocks, {cycles} clock cycles, "
               f"{elapsed:.1f} s (including any build)", file=sys.stderr)

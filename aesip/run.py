@@ -4,7 +4,7 @@
 aesip.runreq parses and validates the lines and maps the engine's answers to output
 objects; aesip.planner turns the requests into executor commands (keys resident in the
 engine's key slots); aesip.session runs them on aes_mode_engine built on the chosen block
-core. Nothing here computes cryptography.
+core, or on aes_mode_multi (`--engine multi`). Nothing here computes cryptography.
 """
 from __future__ import annotations
 
@@ -12,19 +12,28 @@ import json
 import sys
 from pathlib import Path
 
-from aesip import runreq, session
+from aesip import rtl, runreq, session
 from aesip.errors import EXIT_INPUT, SimError
 from aesip.planner import EnginePlanner
 
 
-def execute_requests(requests: list[runreq.Request], core: str, simulator: str) -> list[dict]:
-    """Output objects for `requests` (in order), running them on the mode engine built on
-    block core `core`."""
+def target_for(engine: str) -> session.SimTarget:
+    """The simulation of an `aesip run --engine` value (aesip.rtl.RUN_ENGINES): the mode
+    engine on that block core, or the multi-lane engine (independent requests in flight
+    together on aes_pipe; statuses and outputs still come back in command order)."""
+    if engine == rtl.MULTI_ENGINE:
+        return session.multi_target()
+    return session.engine_target(engine)
+
+
+def execute_requests(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
+    """Output objects for `requests` (in order), running them on the engine `engine`
+    (target_for)."""
     planner = EnginePlanner()
     placement = {i: planner.add(r.job) for i, r in enumerate(requests) if r.job is not None}
     results = []
     if placement:
-        results = session.simulate(session.engine_target(core), simulator, planner.commands)["results"]
+        results = session.simulate(target_for(engine), simulator, planner.commands)["results"]
     outs = []
     for i, r in enumerate(requests):
         if r.job is None:

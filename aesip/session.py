@@ -32,7 +32,7 @@ from aesip.errors import SimError, UsageError
 
 CORE_TB_MODULE = "aesip.tb.cli_tb"
 ENGINE_TB_MODULE = "aesip.tb.engine_cli_tb"
-ENGINE_TOP = "aes_mode_engine"
+ENGINE_TOP = rtl.MODE_ENGINE_TOP
 # The mode engines as the CLI builds them: SLOT_W = 2 (4 key slots), other parameters
 # default. The bare block cores keep their defaults (SLOT_W = 1, docs/cores.md); their
 # executor checks every slot number against the width of the core's key_slot port.
@@ -69,7 +69,7 @@ def core_target(core: str) -> SimTarget:
 def engine_target(core: str) -> SimTarget:
     _known(core)
     c = core_param(core)
-    return SimTarget(core, ENGINE_TOP, rtl.engine_sources(c), {"CORE": c, "SLOT_W": ENGINE_SLOT_W},
+    return SimTarget(core, ENGINE_TOP, rtl.mode_engine_sources(c), {"CORE": c, "SLOT_W": ENGINE_SLOT_W},
                      ENGINE_TB_MODULE)
 
 
@@ -82,7 +82,7 @@ def multi_target(core: str = "pipe", lanes: int = MULTI_LANES, in_aw: int = MULT
 
 def _known(core: str) -> None:
     if core not in rtl.CORES:
-        raise UsageError(f"unknown engine {core!r} (choose from {', '.join(rtl.ENGINES)})")
+        raise UsageError(f"unknown block core {core!r} (choose from {', '.join(rtl.CORE_NAMES)})")
 
 
 def build_base() -> Path:

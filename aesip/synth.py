@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """`aesip synth`: synthesis and place-and-route figures for the AES cores.
 
-For every selected (engine, variant, target) this runs
+For every selected (design, variant, target) this runs
 
 * ``xc7``   Yosys ``synth_xilinx`` (no place-and-route, ``fmax_mhz`` is null);
 * ``ecp5``  Yosys ``synth_ecp5`` then ``nextpnr-ecp5 --85k --package CABGA381
@@ -14,10 +14,15 @@ For every selected (engine, variant, target) this runs
 
 The YoWASP tools only see paths relative to their working directory, so everything runs
 with ``cwd`` = the repository root and relative paths; build products go to
-``syn/out/<engine>-<variant>-<target>/``. A result is reused when the sources, the
+``syn/out/<design>-<variant>-<target>/``. A result is reused when the sources, the
 scripts, the options and the tool versions are unchanged (``--force`` re-runs).
 Published figures are kept in ``syn/results.json``; ``--update-docs`` merges the new
 records into it and rewrites the table in ``docs/synthesis.md``.
+
+Words: a *synthesis design* is what one run builds (a block core, or a mode engine on a
+block core: `DESIGNS`); a *target* is the FPGA family (`TARGETS`). The command line
+names the design with ``--engine`` and the records keep the key ``"engine"`` for it (both
+kept stable for users and for ``syn/results.json``).
 """
 from __future__ import annotations
 
@@ -49,8 +54,8 @@ FLOW_VERSION = 2       # bump when the records or the flow change (invalidates s
 DEFAULT_FREQ = 150.0   # nextpnr target (MHz); timing-driven placement only, Fmax is measured
 DEFAULT_SEED = 1
 
-# Predefined variants per engine: name -> parameter overrides. A variant whose
-# parameters the core does not have is skipped (with a note on stderr).
+# Predefined variants per synthesis design: name -> parameter overrides. A variant whose
+# parameters the design does not have is skipped (with a note on stderr).
 VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     "iter32": {
         "default": {},
@@ -77,35 +82,36 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     },
 }
 
-# The mode engine (rtl/modes/aes_mode_engine.v) on each core: synthesis-only engine names
+# The mode engine (rtl/modes/aes_mode_engine.v) on each block core: synthesis designs
 # "ccm-<core>", top aes_mode_engine with CORE set by the variant (defaults otherwise:
 # SLOT_W=2, LEN_W=32, BUF_AW=8, i.e. a 4096-byte output buffer).
-MODE_ENGINES = {f"ccm-{name}": name for name in rtl.ENGINE_CORE}
-for _eng, _core in MODE_ENGINES.items():
-    VARIANTS[_eng] = {"default": {"CORE": _core}}
+MODE_ENGINE_DESIGNS = {f"ccm-{name}": name for name in rtl.MODE_ENGINE_CORES}
+for _design, _core in MODE_ENGINE_DESIGNS.items():
+    VARIANTS[_design] = {"default": {"CORE": _core}}
 # aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
 # its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer
 # per lane) and with the 16 lanes that `aesip bench` measures.
-MULTI_ENGINE = "ccm-multi-pipe"
-VARIANTS[MULTI_ENGINE] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
-SYNTH_ENGINES = list(rtl.ENGINES) + list(MODE_ENGINES) + [MULTI_ENGINE]
+MULTI_DESIGN = "ccm-multi-pipe"
+VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
+# every synthesis design, in the order of the published table
+DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN]
 
 
-def synth_top(engine: str) -> str:
-    if engine == MULTI_ENGINE:
+def synth_top(design: str) -> str:
+    if design == MULTI_DESIGN:
         return rtl.MULTI_TOP
-    return "aes_mode_engine" if engine in MODE_ENGINES else rtl.core_top(engine)
+    return rtl.MODE_ENGINE_TOP if design in MODE_ENGINE_DESIGNS else rtl.core_top(design)
 
 
-def synth_sources(engine: str) -> list[Path]:
-    if engine == MULTI_ENGINE:
+def synth_sources(design: str) -> list[Path]:
+    if design == MULTI_DESIGN:
         return rtl.multi_sources("pipe")
-    if engine in MODE_ENGINES:
-        return rtl.engine_sources(MODE_ENGINES[engine])
-    return rtl.core_sources(engine)
+    if design in MODE_ENGINE_DESIGNS:
+        return rtl.mode_engine_sources(MODE_ENGINE_DESIGNS[design])
+    return rtl.core_sources(design)
 
 
-# Targets run by default for each engine (ice40 only where a core can fit an iCE40).
+# Targets run by default for each design (ice40 only where a core can fit an iCE40).
 DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # Per-variant exceptions: the full-size pipeline (NR_MAX=14, both directions; ~70k LUT6
 # on xc7) is far larger than an LFE5U-85F (84k LUT4), and YoWASP Yosys aborts in
@@ -114,7 +120,7 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # variants are no smaller. So these are synthesized for xc7 only unless --target asks.
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
                    ("pipe", "sub2"): ("xc7",), ("pipe", "r4"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
-                   (MULTI_ENGINE, "default"): ("xc7",), (MULTI_ENGINE, "lanes16"): ("xc7",)}
+                   (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
@@ -155,10 +161,10 @@ def _rel(p: Path) -> str:
     return os.path.relpath(p, ROOT)
 
 
-def core_parameters(engine: str) -> dict[str, str]:
-    """Parameter names and default values declared by the engine's top module."""
-    top = synth_top(engine)
-    src = next(p for p in synth_sources(engine) if p.stem == top)
+def design_parameters(design: str) -> dict[str, str]:
+    """Parameter names and default values declared by the design's top module."""
+    top = synth_top(design)
+    src = next(p for p in synth_sources(design) if p.stem == top)
     text = re.sub(r"//[^\n]*|/\*.*?\*/", "", src.read_text(), flags=re.S)
     m = re.search(r"\bmodule\s+" + re.escape(top) + r"\s*#\s*\((.*?)\)\s*\(", text, re.S)
     params = {}
@@ -170,21 +176,21 @@ def core_parameters(engine: str) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- jobs
 class Job:
-    def __init__(self, engine: str, variant: str, params: dict[str, int], target: str,
+    def __init__(self, design: str, variant: str, params: dict[str, int], target: str,
                  freq: float, seed: int):
-        self.engine, self.variant, self.params, self.target = engine, variant, params, target
+        self.design, self.variant, self.params, self.target = design, variant, params, target
         self.freq, self.seed = freq, seed
-        self.top = synth_top(engine)
-        self.sources = [_rel(p) for p in synth_sources(engine)]
+        self.top = synth_top(design)
+        self.sources = [_rel(p) for p in synth_sources(design)]
         # every RTL file `includes the parameter checks (rtl/common/aesip_check.vh); the
-        # mode engines also the generated interface header (rtl/modes)
+        # mode engines also their headers (rtl/modes)
         self.includes = [_rel(p) for p in rtl.includes()]
         self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
-        self.dir = OUT / f"{engine}-{variant}-{target}"
+        self.dir = OUT / f"{design}-{variant}-{target}"
 
     @property
     def name(self) -> str:
-        return f"{self.engine}/{self.variant}/{self.target}"
+        return f"{self.design}/{self.variant}/{self.target}"
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
@@ -361,7 +367,7 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
     d = job.dir
     (ROOT / d).mkdir(parents=True, exist_ok=True)
     rec: dict = {
-        "engine": job.engine, "variant": job.variant, "target": job.target,
+        "engine": job.design, "variant": job.variant, "target": job.target,
         "top": job.top, "params": dict(sorted(job.params.items())),
         "device": None, "luts": None, "ffs": None, "brams": None, "lutrams": None,
         "dsps": None, "fmax_mhz": None, "freq_target_mhz": None, "seed": None,
@@ -516,14 +522,14 @@ def format_table(records: list[dict], markdown: bool = False) -> str:
 
 
 def _order(rec: dict) -> tuple:
-    eng = SYNTH_ENGINES.index(rec["engine"]) if rec["engine"] in SYNTH_ENGINES else 99
+    design = DESIGNS.index(rec["engine"]) if rec["engine"] in DESIGNS else 99
     vnames = list(VARIANTS.get(rec["engine"], {}))
     var = vnames.index(rec["variant"]) if rec["variant"] in vnames else 99
-    return (eng, var, rec["variant"], TARGETS.index(rec["target"]))
+    return (design, var, rec["variant"], TARGETS.index(rec["target"]))
 
 
 def update_docs(records: list[dict], replace: bool = False) -> None:
-    """Merge records into syn/results.json (by engine, variant, target; `replace` drops
+    """Merge records into syn/results.json (by design, variant, target; `replace` drops
     the old ones first) and rewrite the table between the markers in docs/synthesis.md."""
     old = json.loads(RESULTS.read_text()) if RESULTS.exists() and not replace else []
     merged = {(r["engine"], r["variant"], r["target"]): r for r in old}
@@ -556,9 +562,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Synthesize the AES cores with Yosys (xc7, ecp5, ice40) and place and "
                     "route them with nextpnr (ecp5, ice40); print LUT/FF/BRAM/Fmax figures.")
     p.add_argument("--json", action="store_true", help="print a JSON list of records")
-    p.add_argument("--engine", action="append", choices=SYNTH_ENGINES,
-                   help="engine to synthesize (repeatable; default: all): a core, or "
-                        "ccm-<core> for the mode engine built on that core")
+    p.add_argument("--engine", action="append", choices=DESIGNS,
+                   help="synthesis design (repeatable; default: all): a block core, "
+                        "ccm-<core> for the mode engine built on that block core, or "
+                        f"{MULTI_DESIGN} for aes_mode_multi")
     p.add_argument("--target", action="append", choices=TARGETS,
                    help="target (repeatable; default: xc7 and ecp5, plus ice40 for iter32)")
     p.add_argument("--variant", action="append",
@@ -566,7 +573,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "see --list-variants)")
     p.add_argument("--param", action="append", type=_parse_param, default=[],
                    metavar="NAME=VALUE",
-                   help="parameter override (repeatable); runs one custom variant per engine "
+                   help="parameter override (repeatable); runs one custom variant per design "
                         "instead of the predefined ones")
     p.add_argument("--list-variants", action="store_true", help="list predefined variants")
     p.add_argument("--freq", type=float, default=DEFAULT_FREQ,
@@ -584,51 +591,51 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def plan(args: argparse.Namespace) -> list[Job]:
-    engines = args.engine or SYNTH_ENGINES
+    designs = args.engine or DESIGNS
     jobs = []
-    for eng in engines:
-        declared = core_parameters(eng)
+    for design in designs:
+        declared = design_parameters(design)
         if args.param:
             params = dict(args.param)
             unknown = [k for k in params if k not in declared]
             if unknown:
-                raise SystemExit(f"aesip synth: {synth_top(eng)} has no parameter "
+                raise SystemExit(f"aesip synth: {synth_top(design)} has no parameter "
                                  f"{', '.join(unknown)} (has {', '.join(declared)})")
             vname = "custom-" + "-".join(f"{k}{v}" for k, v in sorted(params.items()))
             variants = {vname: params}
         else:
-            wanted = args.variant or list(VARIANTS[eng])
+            wanted = args.variant or list(VARIANTS[design])
             variants = {}
             for v in wanted:
-                if v not in VARIANTS[eng]:
-                    if args.variant and len(engines) == 1:
-                        raise SystemExit(f"aesip synth: unknown variant {v!r} for {eng} "
-                                         f"(have {', '.join(VARIANTS[eng])})")
+                if v not in VARIANTS[design]:
+                    if args.variant and len(designs) == 1:
+                        raise SystemExit(f"aesip synth: unknown variant {v!r} for {design} "
+                                         f"(have {', '.join(VARIANTS[design])})")
                     continue
-                params = VARIANTS[eng][v]
+                params = VARIANTS[design][v]
                 missing = [k for k in params if k not in declared]
                 if missing:
-                    _log(f"{eng}/{v}: skipped, {synth_top(eng)} has no parameter "
+                    _log(f"{design}/{v}: skipped, {synth_top(design)} has no parameter "
                          f"{', '.join(missing)}")
                     continue
                 variants[v] = params
         for v, params in variants.items():
             targets = args.target or VARIANT_TARGETS.get(
-                (eng, v), DEFAULT_TARGETS.get(eng, ("xc7", "ecp5")))
+                (design, v), DEFAULT_TARGETS.get(design, ("xc7", "ecp5")))
             for t in targets:
-                jobs.append(Job(eng, v, params, t, args.freq, args.seed))
+                jobs.append(Job(design, v, params, t, args.freq, args.seed))
     return jobs
 
 
 def synth_main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     if args.list_variants:
-        for eng, vs in VARIANTS.items():
+        for design, vs in VARIANTS.items():
             for v, params in vs.items():
                 ps = " ".join(f"{k}={x}" for k, x in params.items()) or "(default parameters)"
-                print(f"{eng:8s} {v:12s} {ps}")
+                print(f"{design:8s} {v:12s} {ps}")
         return 0
-    missing = [str(p.relative_to(ROOT)) for e in (args.engine or SYNTH_ENGINES)
+    missing = [str(p.relative_to(ROOT)) for e in (args.engine or DESIGNS)
                for p in synth_sources(e) if not p.exists()]
     if missing:
         print(f"aesip synth: missing RTL files: {', '.join(sorted(set(missing)))}",

@@ -211,9 +211,10 @@ def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[d
 runreq_ops = list(runreq.OPS)
 
 
-@pytest.mark.parametrize("engine", rtl.ENGINES)
-def test_run_engine(engine):
-    """Every op with every key size on the mode engine built on each core, more keys than
+@pytest.mark.parametrize("core", rtl.RUN_ENGINES)
+def test_run_engine(core):
+    """Every op with every key size on the mode engine built on each core and on the
+    multi-lane engine (`--engine multi`: requests in flight together), more keys than
     key slots (slot reuse and eviction with packets in flight), multi-block and partial
     messages, CTR counter wrap, a 20-byte key answered by the hardware as invalid with the
     next request still right, and `id` copied. Default simulator (Verilator)."""
@@ -225,7 +226,7 @@ def test_run_engine(engine):
            "tag_len": 8, "id": "bad"}
     reqs.insert(9, bad)
     exp.insert(9, {"id": "bad", "error": "invalid: key length"})
-    p = run_cli(["run", "--engine", engine], jsonl(reqs))
+    p = run_cli(["run", "--engine", core], jsonl(reqs))
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == exp
 
@@ -407,7 +408,7 @@ def test_bench_json():
     block = [r for r in recs if not r["engine"].startswith("ccm-")]
     ccm = [r for r in recs if r["engine"].startswith("ccm-")]
     assert {(r["engine"], r["op"], r["key_bits"]) for r in block} == {
-        (e, op, kb) for e in rtl.ENGINES for op in ("encrypt", "decrypt") for kb in (128, 192, 256)}
+        (e, op, kb) for e in rtl.CORE_NAMES for op in ("encrypt", "decrypt") for kb in (128, 192, 256)}
     for r in block:
         assert r["bytes_per_packet"] == 16 and r["packets"] == 16
         nr = NR[r["key_bits"] // 8]
@@ -424,7 +425,7 @@ def test_bench_json():
     multi = [r for r in ccm if r["engine"] == "ccm-multi-pipe"]
     ccm = [r for r in ccm if r["engine"] != "ccm-multi-pipe"]
     assert {(r["engine"], r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in ccm} == {
-        (f"ccm-{e}", "ccm-encrypt", kb, n, p) for e in rtl.ENGINES for kb in (128, 192, 256)
+        (f"ccm-{e}", "ccm-encrypt", kb, n, p) for e in rtl.CORE_NAMES for kb in (128, 192, 256)
         for n in (16, 64, 256, 1500) for p in (1, 8)}
     assert {(r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in multi} == {
         ("ccm-encrypt", kb, n, p) for kb in (128, 192, 256) for n in (16, 64, 256, 1500) for p in (1, 8, 32, 128)}
@@ -443,7 +444,7 @@ def test_bench_json():
             assert 0 < lat - _ccm_steps(r["bytes_per_packet"]) * step <= 8, r
             if r["key_bits"] == 128 and r["bytes_per_packet"] == 1500:
                 assert lat == 1083, r   # the documented figure (docs/mode_engine.md)
-    for e in rtl.ENGINES:  # more payload per packet: more bits per cycle
+    for e in rtl.CORE_NAMES:  # more payload per packet: more bits per cycle
         for kb in (128, 192, 256):
             bpc = [single[(f"ccm-{e}", kb, n)]["bits_per_cycle"] for n in (16, 64, 256, 1500)]
             assert bpc == sorted(bpc), (e, kb, bpc)

@@ -39,17 +39,17 @@ def _strip_comments(text: str) -> str:
 
 
 def _core_cases() -> list:
-    """(engine, variant, params) for every engine: default + predefined variants whose
+    """(core, params) for every block core: default + predefined synthesis variants whose
     parameters the core declares (a core without its file still gets its default case,
     which then fails loudly)."""
     cases = []
-    for eng in rtl.ENGINES:
-        top_file = RTL / rtl.CORES[eng][1][0]
-        declared = synth.core_parameters(eng) if top_file.exists() else {}
-        for var, params in synth.VARIANTS.get(eng, {"default": {}}).items():
+    for core in rtl.CORE_NAMES:
+        top_file = RTL / rtl.CORES[core][1][0]
+        declared = synth.design_parameters(core) if top_file.exists() else {}
+        for var, params in synth.VARIANTS.get(core, {"default": {}}).items():
             if var != "default" and any(k not in declared for k in params):
                 continue
-            cases.append(pytest.param(eng, params, id=f"{eng}-{var}"))
+            cases.append(pytest.param(core, params, id=f"{core}-{var}"))
     return cases
 
 
@@ -123,22 +123,22 @@ def test_file_conventions(path: Path):
 
 
 # ----------------------------------------------------------------- per core
-@pytest.mark.parametrize("engine,params", CORE_CASES)
-def test_core_verilator_lint(engine: str, params: dict):
-    _verilator_lint(rtl.core_top(engine), [_rel(p) for p in rtl.core_sources(engine)], params,
+@pytest.mark.parametrize("core,params", CORE_CASES)
+def test_core_verilator_lint(core: str, params: dict):
+    _verilator_lint(rtl.core_top(core), [_rel(p) for p in rtl.core_sources(core)], params,
                     search=False)
 
 
-@pytest.mark.parametrize("engine,params", CORE_CASES)
-def test_core_iverilog(engine: str, params: dict, tmp_path: Path):
-    _iverilog(rtl.core_top(engine), [_rel(p) for p in rtl.core_sources(engine)], tmp_path, params,
+@pytest.mark.parametrize("core,params", CORE_CASES)
+def test_core_iverilog(core: str, params: dict, tmp_path: Path):
+    _iverilog(rtl.core_top(core), [_rel(p) for p in rtl.core_sources(core)], tmp_path, params,
               search=False)
 
 
-@pytest.mark.parametrize("engine,params", CORE_CASES)
-def test_core_yosys_checks(engine: str, params: dict):
-    top = rtl.core_top(engine)
-    files = " ".join(_rel(p) for p in rtl.core_sources(engine))
+@pytest.mark.parametrize("core,params", CORE_CASES)
+def test_core_yosys_checks(core: str, params: dict):
+    top = rtl.core_top(core)
+    files = " ".join(_rel(p) for p in rtl.core_sources(core))
     script = [f"read_verilog -defer {YOSYS_INCLUDES} {files}"]
     script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
     script += [
@@ -159,10 +159,10 @@ def test_core_yosys_checks(engine: str, params: dict):
 
 
 # ----------------------------------------------------------------- mode engines
-# (top, sources, parameters): the single engine and the multi-lane engine, on the
+# (top, sources, parameters): the single mode engine and the multi-lane one, on the
 # smallest core (the cores have their own checks above); LANES=3: not a power of two
 MODE_CASES = [
-    pytest.param("aes_mode_engine", rtl.engine_sources("iter128"), {"CORE": "iter128"}, id="engine"),
+    pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter128"}, id="engine"),
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
                  id="multi-lanes3"),
 ]
@@ -223,7 +223,7 @@ def _core_file_sources(core_file: Path) -> tuple[list[str], list[str]]:
 FUSESOC_CORES = {
     "common": ROOT / "aesip_common.core",
     "modes": ROOT / "aesip_modes.core",
-    **{eng: ROOT / f"aesip_{eng}.core" for eng in rtl.ENGINES},
+    **{core: ROOT / f"aesip_{core}.core" for core in rtl.CORE_NAMES},
 }
 
 
@@ -246,8 +246,8 @@ def test_fusesoc_core_files(name: str):
             assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
                              text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
-        for eng in ["common"] + rtl.ENGINES:
-            assert f"aesip:aesip:{eng}" in deps, f"{path.name} must depend on aesip:aesip:{eng}"
+        for dep in ["common"] + rtl.CORE_NAMES:
+            assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
     else:
         expected = ["rtl/" + f for f in rtl.CORES[name][1]]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

@@ -31,11 +31,11 @@ def _files(sources: list[Path]) -> list[str]:
 BAD = [
     ("multi-lanes1", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 1},
      "aes_mode_multi_LANES_below_2", "aes_mode_multi: LANES must be >= 2"),
-    ("engine-len62", "aes_mode_engine", rtl.engine_sources("iter128"), {"LEN_W": 62},
+    ("engine-len62", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"LEN_W": 62},
      "aes_mode_engine_LEN_W_out_of_range", "aes_mode_engine: LEN_W must be BUF_AW + 4 .. 61"),
-    ("engine-core-unknown", "aes_mode_engine", rtl.engine_sources("iter128"), {"CORE": "iter64"},
+    ("engine-core-unknown", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter64"},
      "aes_core_CORE_unknown", "aes_core: CORE must be iter32 or iter128 or pipe"),
-    ("engine-slotw9", "aes_mode_engine", rtl.engine_sources("iter32"), {"CORE": "iter32", "SLOT_W": 9},
+    ("engine-slotw9", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter32"), {"CORE": "iter32", "SLOT_W": 9},
      "aes_mode_engine_SLOT_W_not_1_to_8", "aes_mode_engine: SLOT_W must be 1 .. 8"),
     ("pipe-nr11", "aes_pipe", rtl.core_sources("pipe"), {"NR_MAX": 11},
      "aes_pipe_NR_MAX_not_10_12_14", "aes_pipe: NR_MAX must be 10 or 12 or 14"),
@@ -48,7 +48,7 @@ BAD = [
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
     (rtl.MULTI_TOP, rtl.multi_sources()),
-    ("aes_mode_engine", rtl.engine_sources()),
+    (rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources()),
     ("aes_pipe", rtl.core_sources("pipe")),
     ("aes_iter32", rtl.core_sources("iter32")),
     ("aes_core", rtl.sources(rtl.CORES["iter128"][1] + ["cores/aes_core.v"])),

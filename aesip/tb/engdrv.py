@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Driver and reference model for aes_mode_engine (docs/mode_engine.md)."""
+"""Driver, reference model and random packets for the mode engines aes_mode_engine and
+aes_mode_multi (docs/mode_engine.md)."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cocotb
 from cocotb.clock import Clock
@@ -189,3 +190,50 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
             return Result(ERR_AUTH, bytes(16), None)
         return Result(0, bytes(16), p or None)
     raise ValueError(op)
+
+
+def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Packet:
+    """A random packet of any op on a random slot of `slot_keys` (slot -> key, used to
+    build CCM decryptions, a quarter of them tampered: one bit of the tag, ciphertext or
+    AAD flipped). CCM spans every nonce and tag length with AAD and payload of 0..600
+    bytes; p_big: probability of a 'big' packet (3 in 10 of the big CCM packets have an
+    AAD of about 0xFF00 bytes, around the 2-byte / 6-byte length-encoding switch)."""
+    from aesip import ref
+
+    op = rng.choice(["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac",
+                     "ccm-encrypt", "ccm-encrypt", "ccm-decrypt", "ccm-decrypt"])
+    slot = rng.randrange(len(slot_keys))
+    big = rng.random() < p_big
+    if op.startswith("ccm"):
+        nlen = rng.randint(7, 13)
+        q = 15 - nlen
+        tlen = rng.choice(range(4, 17, 2))
+        alen = rng.choice([0, 0, rng.randint(1, 40), rng.randint(0, 600)])
+        if big and rng.random() < 0.3:
+            alen = rng.randint(0xFF00 - 20, 0xFF00 + 40)   # around the 2-byte / 6-byte encoding switch
+        plen = rng.choice([0, rng.randint(1, 40), rng.randint(0, 600)])
+        plen = min(plen, (1 << (8 * q)) - 1)
+        p = Packet(op, slot, rng.randbytes(nlen), rng.randbytes(alen), rng.randbytes(plen), tlen)
+        if op == "ccm-decrypt":
+            p.cut = rng.random() < 0.3
+            ct, tag = ref.ccm_encrypt(slot_keys[slot], p.iv, p.aad, p.data, tlen)
+            if rng.random() < 0.25:  # tamper: flip one bit of tag, ciphertext or AAD
+                what = rng.choice(["tag", "data", "aad"]) if (p.data and p.aad) else "tag"
+                if what == "tag":
+                    b = rng.randrange(8 * tlen)
+                    tag = (int.from_bytes(tag, "big") ^ (1 << b)).to_bytes(tlen, "big")
+                elif what == "data":
+                    b = rng.randrange(8 * len(ct))
+                    ct = (int.from_bytes(ct, "big") ^ (1 << b)).to_bytes(len(ct), "big")
+                else:
+                    b = rng.randrange(8 * len(p.aad))
+                    p.aad = (int.from_bytes(p.aad, "big") ^ (1 << b)).to_bytes(len(p.aad), "big")
+            p.data, p.rtag = ct, tag
+        return p
+    n = rng.choice([0, 1, 2, 3, rng.randint(1, 40)])
+    if op == "ctr":
+        plen = rng.choice([0, rng.randint(1, 100), 16 * n])
+        iv = rng.randbytes(16) if rng.random() < 0.7 else b"\xff" * 14 + rng.randbytes(2)  # wrap
+        return Packet(op, slot, iv, b"", rng.randbytes(plen))
+    iv = rng.randbytes(16) if op != "cbc-mac" or rng.random() < 0.5 else bytes(16)
+    return Packet(op, slot, iv, b"", rng.randbytes(16 * n))

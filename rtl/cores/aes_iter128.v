@@ -280,5 +280,23 @@ module aes_iter128 #(
     assign m_axis_tvalid = out_valid;
     assign m_axis_tdata  = out_data;
     assign m_axis_tuser  = {out_tag, out_err};
+`ifdef FORMAL
+    // ------------------------------------------------------------------ formal properties
+    // Common block-core interface properties (formal/aes_core_props.v): stream rules,
+    // one output per accepted block in order with its tag, err => zero data, bounded
+    // response. Proven by formal/aes_iter128.sby (docs/formal.md). `define F_AES_ITER128 when
+    // this core is the top of the proof (its inputs are then assumed, else asserted).
+    // CAP 2: state and output register; LAT: Nr + 1 (at most 15).
+`ifdef F_AES_ITER128
+    localparam F_TOP = 1;
+`else
+    localparam F_TOP = 0;
+`endif
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(2), .LAT(15), .ASSUME_IN(F_TOP)) f_core (
+        .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
+        .key_bytes(key_bytes), .key_data(key_data),
+        .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
+        .m_valid(m_axis_tvalid), .m_ready(m_axis_tready), .m_data(m_axis_tdata), .m_user(m_axis_tuser));
+`endif
 endmodule
 `default_nettype wire

@@ -416,5 +416,24 @@ module aes_pipe #(
             end
         end
     end
+`ifdef FORMAL
+    // ------------------------------------------------------------------ formal properties
+    // Common block-core interface properties (formal/aes_core_props.v): stream rules,
+    // one output per accepted block in order with its tag, err => zero data, bounded
+    // response. Proven by formal/aes_pipe.sby (docs/formal.md). `define F_AES_PIPE when
+    // this core is the top of the proof (its inputs are then assumed, else asserted).
+    // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PN
+    // (NR_MAX * ROUND_REGS) plus one.
+`ifdef F_AES_PIPE
+    localparam F_TOP = 1;
+`else
+    localparam F_TOP = 0;
+`endif
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (
+        .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
+        .key_bytes(key_bytes), .key_data(key_data),
+        .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
+        .m_valid(m_axis_tvalid), .m_ready(m_axis_tready), .m_data(m_axis_tdata), .m_user(m_axis_tuser));
+`endif
 endmodule
 `default_nettype wire

@@ -79,21 +79,8 @@ module aes_mode_cmd_decode #(
 
     localparam integer BEAT_BYTES_LOG2 = 4;     // 16-byte beats and blocks
 
-    function automatic [127:0] reverse_bytes;   // reverse the 16 bytes (LE lanes <-> BE integer)
-        input [127:0] x;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) reverse_bytes[8*i +: 8] = x[8*(15-i) +: 8];
-        end
-    endfunction
-
-    function automatic [127:0] low_bytes_mask;  // bytes 0..n-1 set (n = 0..16)
-        input [4:0] n;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) low_bytes_mask[8*i +: 8] = (i < n) ? 8'hff : 8'h00;
-        end
-    endfunction
+    // reverse_bytes, low_bytes_mask (byte helpers shared with aes_mode_lane)
+    `include "aes_mode_func.vh"
 
     // ---------------------------------------------------------------- fields
     wire [7:0]   slot_field = cmd[CMD_SLOT_LSB +: CMD_SLOT_W];

@@ -128,21 +128,8 @@ module aes_mode_lane #(
 
 
     // ---------------------------------------------------------------- helpers
-    function automatic [127:0] bswap;   // reverse the 16 bytes (LE lanes <-> BE integer)
-        input [127:0] x;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) bswap[8*i +: 8] = x[8*(15-i) +: 8];
-        end
-    endfunction
-
-    function automatic [127:0] bytemask;  // bytes 0..n-1 set (n = 0..16)
-        input [4:0] n;
-        integer i;
-        begin
-            for (i = 0; i < 16; i = i + 1) bytemask[8*i +: 8] = (i < n) ? 8'hff : 8'h00;
-        end
-    endfunction
+    // reverse_bytes, low_bytes_mask (byte helpers shared with aes_mode_cmd_decode)
+    `include "aes_mode_func.vh"
 
     function automatic [15:0] keepmask;
         input [4:0] n;
@@ -238,7 +225,7 @@ module aes_mode_lane #(
     wire in_aad_beat = (phase == PH_AAD);
     wire [LEN_W:0] bytes_left = in_aad_beat ? aad_left : pay_left;
     wire [4:0]  beat_bytes = (bytes_left >= 16) ? 5'd16 : bytes_left[4:0];
-    wire [127:0] in_mask = bytemask(beat_bytes);
+    wire [127:0] in_mask = low_bytes_mask(beat_bytes);
     wire [127:0] beat = s_axis_tdata & in_mask;
     wire expect_last = in_aad_beat ? ((aad_left <= 16) && (pay_beats == 0)) : (pay_left <= 16);
 
@@ -307,7 +294,7 @@ module aes_mode_lane #(
     wire out_taken = buf_m_valid && m_axis_tready;
 
     // CCM tag
-    wire [127:0] tag_mask = bytemask(tag_len);
+    wire [127:0] tag_mask = low_bytes_mask(tag_len);
     wire [127:0] tag_computed = (chain_value ^ tag_keystream) & tag_mask;
     wire         tag_ok   = ((tag_computed ^ (received_tag & tag_mask)) == 128'd0);  // one wide compare: constant time
     wire [7:0]   final_err  = (err != ERR_OK) ? err :
@@ -319,7 +306,7 @@ module aes_mode_lane #(
     assign m_axis_sts_tvalid = status_valid && !status_hold;
     wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
-    wire [127:0] counter_next = bswap(bswap(counter) + 128'd1);
+    wire [127:0] counter_next = reverse_bytes(reverse_bytes(counter) + 128'd1);
 
     // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
     // one zero byte (a beat of null bytes only could be removed by AXI4-Stream
@@ -411,7 +398,7 @@ module aes_mode_lane #(
                     end
                     if (flight_output && !err_now) begin
                         held_valid <= 1'b1;
-                        held_data <= out_now & bytemask(flight_bytes);
+                        held_data <= out_now & low_bytes_mask(flight_bytes);
                         held_keep <= keepmask(flight_bytes);
                         if (op == OP_CBC_DEC) prev_block <= flight_beat;
                     end

@@ -380,5 +380,78 @@ module aes_mode_multi #(
         .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
         .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+`ifdef FORMAL
+    // ------------------------------------------------------------------ formal properties
+    // Proven by formal/aes_mode_multi.sby (docs/formal.md) against abstract cores
+    // (formal/stubs/aes_core.v). `define F_AES_MODE_MULTI when this module is the top of
+    // the proof: its inputs are then assumed to follow the stream rules, else asserted.
+`ifdef F_AES_MODE_MULTI
+    localparam F_TOP = 1;
+`else
+    localparam F_TOP = 0;
+`endif
+    wire [7:0] f_cmd, f_sts, f_din, f_dout;
+    wire       f_past;
+    axis_props #(.DATA_W(512), .CNT_W(8), .ASSUME_IN(F_TOP)) f_pc (
+        .clk(clk), .rst(rst), .flush(1'b0), .tvalid(s_axis_cmd_tvalid), .tready(s_axis_cmd_tready),
+        .tdata(s_axis_cmd_tdata), .tkeep(1'b1), .tlast(1'b0), .tuser(1'b0), .count(f_cmd), .f_past(f_past));
+    /* verilator lint_off PINCONNECTEMPTY */
+    axis_props #(.DATA_W(256), .KEEP_W(6), .USER_W(SLOT_W), .CNT_W(8), .ASSUME_IN(F_TOP)) f_pk (
+        .clk(clk), .rst(rst), .flush(1'b0), .tvalid(key_valid), .tready(key_ready), .tdata(key_data),
+        .tkeep(key_bytes), .tlast(1'b0), .tuser(key_slot), .count(), .f_past());
+    axis_props #(.DATA_W(128), .KEEP_W(16), .CNT_W(8), .ASSUME_IN(F_TOP)) f_pd (
+        .clk(clk), .rst(rst), .flush(1'b0), .tvalid(s_axis_tvalid), .tready(s_axis_tready),
+        .tdata(s_axis_tdata), .tkeep(s_axis_tkeep), .tlast(s_axis_tlast), .tuser(1'b0), .count(f_din), .f_past());
+    axis_props #(.DATA_W(128), .KEEP_W(16), .CNT_W(8), .ASSUME_IN(0)) f_po (
+        .clk(clk), .rst(rst), .flush(1'b0), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
+        .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tlast(m_axis_tlast), .tuser(m_axis_tuser), .count(f_dout), .f_past());
+    axis_props #(.DATA_W(136), .CNT_W(8), .ASSUME_IN(0)) f_ps (
+        .clk(clk), .rst(rst), .flush(1'b0), .tvalid(m_axis_sts_tvalid), .tready(m_axis_sts_tready),
+        .tdata(m_axis_sts_tdata), .tkeep(1'b1), .tlast(1'b0), .tuser(1'b0), .count(f_sts), .f_past());
+    /* verilator lint_on PINCONNECTEMPTY */
+    generate if (F_TOP) begin : f_top
+        always @(*) if (!f_past) assume(rst);
+    end endgenerate
+
+    // one status per accepted command, in order: statuses never outnumber commands,
+    // and at most 2 LANES are open (per lane one packet running and the previous
+    // one's status waiting in its status register)
+    wire [7:0] f_open = f_cmd - f_sts;
+    always @(*) if (f_past && !rst) assert({24'd0, f_open} <= 2 * LANES);
+
+    // bounded progress (no deadlock): in an environment that, since reset, always offers
+    // data (s_axis_tvalid, except in the cycle after reset) and always takes output and
+    // status, a packet in the engine never goes F_N clocks without a handshake on
+    // s_axis, m_axis or m_axis_sts, counted from the last zeroize (zeroize aborts and
+    // wipes: an environment that keeps zeroizing legitimately stops all progress). Only
+    // with `define F_ENGINE_LIVE, where the cores are fair (formal/stubs/aes_core.v,
+    // F_CORE_FAIR).
+`ifdef F_STALL_MAX
+    localparam F_N = `F_STALL_MAX;   // set by the .sby per level (docs/formal.md)
+`else
+    localparam F_N = 24;             // not yet established (docs/formal.md: open)
+`endif
+    reg       f_fair = 1'b1;
+    reg [7:0] f_stall = 8'd0;
+    reg       f_prst = 1'b1;
+    always @(posedge clk) begin
+        f_prst <= rst;
+        if (rst) f_fair <= 1'b1;
+        else if (!m_axis_tready || !m_axis_sts_tready || (!f_prst && !s_axis_tvalid)) f_fair <= 1'b0;
+        if (rst || zeroize || f_open == 8'd0 || (s_axis_tvalid && s_axis_tready) || (m_axis_tvalid && m_axis_tready) ||
+            (m_axis_sts_tvalid && m_axis_sts_tready)) f_stall <= 8'd0;
+        else if (f_stall != 8'hff) f_stall <= f_stall + 1'b1;
+    end
+`ifdef F_ENGINE_LIVE
+    always @(*) if (f_past && !rst && f_fair) f_live: assert(f_stall <= F_N);
+`endif
+
+    // covers: a packet's last output beat; an OK status; an error status
+    always @(posedge clk) if (f_past && !rst) begin
+        cover(m_axis_tvalid && m_axis_tready && m_axis_tlast && !m_axis_tuser);
+        cover(m_axis_sts_tvalid && m_axis_sts_tready && m_axis_sts_tdata[135:128] == 8'd0);
+        cover(m_axis_sts_tvalid && m_axis_sts_tready && m_axis_sts_tdata[135:128] != 8'd0);
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -120,5 +120,137 @@ module axis_commit_fifo #(
             end
         end
     end
+`ifdef FORMAL
+    // ------------------------------------------------------------------ formal properties
+    // Proven by formal/axis_commit_fifo.sby (docs/formal.md). A shadow model of the
+    // documented behaviour, written from the ports: f_wcnt = beats written and not rolled
+    // back, f_ccnt = beats committed, f_rcnt = beats moved to the output register,
+    // f_hcnt = beats taken on the read side (all since the last rst/clear, mod 2**(AW+1)).
+    // `define F_AXIS_COMMIT_FIFO when this module is the top of the proof: its input rule
+    // is then assumed and every property below is proven (unbounded, for any environment
+    // that keeps the rule). Inside a parent's proof (the mode engines) only the input rule
+    // is asserted, which checks the parent and discharges the assumption; the FIFO's own
+    // properties are not proven again there (assume-guarantee).
+`ifdef F_AXIS_COMMIT_FIFO
+    localparam F_TOP = 1;
+`else
+    localparam F_TOP = 0;
+`endif
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    generate if (F_TOP) begin : f_top
+        always @(*) if (!f_past) assume(rst);
+        // interface rule from the port list: rollback never coincides with a write or
+        // commit (a write is wr_valid && wr_ready: wr_valid alone has no effect)
+        always @(*) if (!rst && rollback) assume(!(wr_valid && wr_ready) && !commit);
+    end else begin : f_sub
+        always @(*) if (f_past && !rst && rollback) assert(!(wr_valid && wr_ready) && !commit);
+    end endgenerate
+`ifdef F_AXIS_COMMIT_FIFO
+
+    // the read side is an AXI4-Stream master
+    /* verilator lint_off PINCONNECTEMPTY */
+    // (KEEP_OUT = 0: clear withdraws a presented beat, as documented)
+    axis_props #(.DATA_W(WIDTH), .CNT_W(AW + 1), .ASSUME_IN(0)) f_m (
+        .clk(clk), .rst(rst), .flush(KEEP_OUT == 0 && clear), .tvalid(m_valid), .tready(m_ready), .tdata(m_data),
+        .tkeep(1'b1), .tlast(1'b0), .tuser(1'b0), .count(), .f_past());
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    reg [AW:0] f_wcnt = 0, f_ccnt = 0, f_rcnt = 0, f_hcnt = 0;
+    reg        f_kept = 1'b0; // the output beat was kept over a clear (not numbered)
+    reg [AW:0] f_wipe = 0;    // wipe cycles left
+    wire f_take = m_valid && m_ready;
+    wire [AW:0] f_tent  = f_wcnt - f_ccnt;         // tentative beats
+    wire [AW:0] f_avail = f_ccnt - f_rcnt;         // committed, not yet in the output register
+    wire [AW:0] f_infl  = f_wcnt - f_hcnt;         // written, not yet taken
+    always @(posedge clk) begin
+        if (rst) begin
+            f_wcnt <= 0; f_ccnt <= 0; f_rcnt <= 0; f_hcnt <= 0; f_kept <= 1'b0; f_wipe <= 0;
+        end else if (clear) begin
+            f_wcnt <= 0; f_ccnt <= 0; f_rcnt <= 0; f_hcnt <= 0;
+            f_kept <= (KEEP_OUT != 0) && m_valid && !m_ready;
+            f_wipe <= 1 << AW;
+        end else begin
+            if (f_wipe != 0) f_wipe <= f_wipe - 1'b1;
+            if (rollback) f_wcnt <= f_ccnt;
+            else begin
+                if (do_wr) f_wcnt <= f_wcnt + 1'b1;
+                if (commit || (do_wr && wr_commit)) f_ccnt <= f_wcnt + (do_wr ? 1'b1 : 1'b0);
+            end
+            if (f_take) begin
+                if (f_kept) f_kept <= 1'b0;
+                else f_hcnt <= f_hcnt + 1'b1;
+            end
+        end
+        if (!rst && !clear && load_out) f_rcnt <= f_rcnt + 1'b1;
+    end
+
+    always @(*) if (f_past && !rst) begin
+        // capacity: tentative + committed-unread beats never exceed the depth
+        assert({1'b0, f_tent} + {1'b0, f_avail} <= (1 << AW));
+        // wr_ready exactly as documented: a free entry exists and no wipe runs
+        assert(wr_ready == (({1'b0, f_tent} + {1'b0, f_avail} < (1 << AW)) && (f_wipe == 0)));
+        assert(wiping == (f_wipe != 0));
+        // the output register holds exactly the loaded, untaken beat (no beat created)
+        assert((f_rcnt - f_hcnt) == {{AW{1'b0}}, m_valid && !f_kept});
+        assert(!f_kept || (m_valid && f_rcnt == 0 && f_hcnt == 0 && KEEP_OUT != 0));
+        // no more beats in flight than the memory and the output register hold
+        assert(f_infl <= (1 << AW) + 1);
+        // m_data is zero whenever m_valid is low
+        if (!m_valid) assert(m_data == {WIDTH{1'b0}});
+        // pointers follow the shadow model (invariants for the induction step)
+        assert(wptr == f_wcnt && cptr == f_ccnt && rptr == f_rcnt);
+        if (f_wipe != 0) assert(wipe_addr == (1 << AW) - f_wipe);
+        if (f_wipe != 0) assert(f_wcnt == 0 && f_ccnt == 0 && f_rcnt == 0);
+    end
+
+    // no beat lost, committed beats readable the cycle after their commit: a committed
+    // beat waiting while the output register is free (or being taken) is loaded
+    always @(posedge clk) if (f_past && !rst) begin
+        if (!$past(rst) && !$past(clear) && $past(f_avail != 0 && f_wipe == 0 && (!m_valid || m_ready))) assert(m_valid);
+        // clear with KEEP_OUT = 0 (or with the beat being taken) empties the output
+        if ($past(clear) && !$past(rst) && (KEEP_OUT == 0 || $past(m_ready))) assert(!m_valid);
+        // nothing becomes readable during the wipe, nor from tentative beats
+        if (!$past(rst) && !$past(clear) && $past(f_avail == 0 || f_wipe != 0) && !$past(m_valid && !m_ready))
+            assert(!m_valid);
+    end
+
+    // data: the chosen beat number f_n, once written (and not rolled back), is the one
+    // the read side hands out as its f_n-th beat (since the last rst/clear)
+    (* anyconst *) reg [AW:0] f_n;
+    reg              f_armed = 1'b0;
+    reg [WIDTH-1:0]  f_data;
+    always @(posedge clk) begin
+        if (rst || clear) f_armed <= 1'b0;
+        else if (rollback && (f_n - f_ccnt) < f_tent) f_armed <= 1'b0;
+        else if (f_take && !f_kept && f_hcnt == f_n) f_armed <= 1'b0;
+        else if (do_wr && f_wcnt == f_n) begin
+            f_armed <= 1'b1;
+            f_data  <= wr_data;
+        end
+    end
+    always @(*) if (f_past && !rst) begin
+        // an armed beat is live: written and not yet taken (f_n in [f_hcnt, f_wcnt))
+        assert(f_armed == ((f_n - f_hcnt) < (f_wcnt - f_hcnt)));
+        if (f_armed && (f_n - f_rcnt) < (f_wcnt - f_rcnt) && f_wipe == 0)
+            assert(mem[f_n[AW-1:0]] == f_data);
+        if (f_armed && m_valid && !f_kept && f_rcnt - 1'b1 == f_n) assert(m_data == f_data);
+        if (m_valid && m_ready && !f_kept && f_hcnt == f_n) assert(f_armed && m_data == f_data);
+    end
+
+    // clear wipes the memory: when the wipe ends, every entry is zero
+    integer f_i;
+    always @(posedge clk) if (f_past && !rst && !$past(rst) && !$past(clear) && $past(wiping) && !wiping)
+        for (f_i = 0; f_i < (1 << AW); f_i = f_i + 1) assert(mem[f_i] == {WIDTH{1'b0}});
+
+    // cover: a beat read out after a rollback; a wipe completes
+    reg f_seen_rb = 1'b0;
+    always @(posedge clk) if (rst) f_seen_rb <= 1'b0; else if (rollback && f_tent != 0) f_seen_rb <= 1'b1;
+    always @(posedge clk) if (f_past && !rst) begin
+        cover(f_seen_rb && m_valid && m_ready && f_hcnt == 1);
+        cover($past(wiping) && !wiping && !$past(rst));
+    end
+`endif  // F_AXIS_COMMIT_FIFO
+`endif  // FORMAL
 endmodule
 `default_nettype wire

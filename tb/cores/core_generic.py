@@ -26,24 +26,24 @@ NR = ref.ROUNDS
 GENERIC = ["test_nist_ecb", "test_random", "test_latency_and_throughput", "test_bad_keys_and_zeroize"]
 
 
-def engine_of(dut) -> str:
-    """Engine name (aesip.rtl.CORES) of the core under test, from its module name."""
-    return next(e for e in rtl.ENGINES if rtl.core_top(e) == dut._name)
+def core_of(dut) -> str:
+    """Block core name (aesip.rtl.CORES) of the core under test, from its module name."""
+    return next(c for c in rtl.CORE_NAMES if rtl.core_top(c) == dut._name)
 
 
-def max_cycles_per_block(engine: str, key_bytes: int) -> int:
+def max_cycles_per_block(core: str, key_bytes: int) -> int:
     """Back-to-back throughput each core promises (docs/cores.md)."""
     nr = NR[key_bytes]
-    return {"iter32": 4 * (nr + 1), "iter128": nr + 1, "pipe": 1}[engine]
+    return {"iter32": 4 * (nr + 1), "iter128": nr + 1, "pipe": 1}[core]
 
 
 def rng_for_test(name: str) -> random.Random:
     return test_rng(f"{__name__}.{name}")
 
 
-def run_core(engine: str, module: str, simulator: str, parameters: dict, generic: bool,
+def run_core(core: str, module: str, simulator: str, parameters: dict, generic: bool,
              own: list[str], env: dict) -> None:
-    """pytest side: build `engine` with `parameters` on `simulator` and run, in one
+    """pytest side: build block core `core` with `parameters` on `simulator` and run, in one
     simulation, the generic tests of this module (if `generic`) and the tests `own` of
     the core's own test module `module`."""
     sim.require(simulator)
@@ -51,8 +51,8 @@ def run_core(engine: str, module: str, simulator: str, parameters: dict, generic
     tests = [f"{module.rsplit('.', 1)[-1]}.{t}" for t in own]
     tests += [f"{__name__.rsplit('.', 1)[-1]}.{t}" for t in GENERIC] if generic else []
     sim.run_and_check(
-        toplevel=rtl.core_top(engine),
-        sources=rtl.core_sources(engine),
+        toplevel=rtl.core_top(core),
+        sources=rtl.core_sources(core),
         test_module=",".join(mods),
         testcase=tests,
         sim=simulator,
@@ -161,9 +161,9 @@ async def test_latency_and_throughput(dut):
             assert o.data == ref.ecb(key, blk, dec)
         oc = drv.out_cycles[o0:]
         cpb = (oc[-1] - oc[0]) / (n - 1)
-        engine = engine_of(dut)
-        dut._log.info("RESULT engine=%s key_bits=%d latency=%d cycles_per_block=%.2f", engine, kb * 8, lat, cpb)
-        assert cpb <= max_cycles_per_block(engine, kb), f"AES-{kb * 8}: {cpb} cycles/block"
+        core = core_of(dut)
+        dut._log.info("RESULT core=%s key_bits=%d latency=%d cycles_per_block=%.2f", core, kb * 8, lat, cpb)
+        assert cpb <= max_cycles_per_block(core, kb), f"AES-{kb * 8}: {cpb} cycles/block"
 
 
 @cocotb.test()

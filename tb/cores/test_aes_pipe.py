@@ -514,7 +514,7 @@ async def test_latency_and_throughput(dut):
         check_outputs(b, items, b.outs[first:], "back to back")
         oc = [o.cycle for o in b.outs[first:]]
         cpb = (oc[-1] - oc[0]) / (len(oc) - 1)
-        dut._log.info("RESULT engine=pipe params=%s key_bits=%d latency=%d cycles_per_block=%.2f",
+        dut._log.info("RESULT core=pipe params=%s key_bits=%d latency=%d cycles_per_block=%.2f",
                       P, kb * 8, LATENCY, cpb)
         assert cpb == 1.0
 
