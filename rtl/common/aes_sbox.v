@@ -15,14 +15,9 @@
 //   inv : direction select (only used when DIR=2)
 //   out : output byte
 // Purely combinational; no clock.
-// Synthesis: the module keeps its hierarchy (keep_hierarchy). Flattened into a design
-// where a register feeds the S-box, Yosys (memory_dff) folds that register into the
-// table's read port and merges the logic in front of it (e.g. an AddRoundKey) into the
-// table: about 75% more LUTs per S-box on xc7 in aes_pipe (measured).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
-(* keep_hierarchy *)
 module aes_sbox #(
     parameter IMPL = 0,
     parameter DIR  = 2
