@@ -25,7 +25,8 @@ COMMON = [
 CORES = {
     "iter32": ("aes_iter32", ["cores/aes_iter32.v"]),
     "iter128": ("aes_iter128", ["cores/aes_iter128.v"]),
-    "pipe": ("aes_pipe", ["cores/aes_pipe_rkmem.v", "cores/aes_pipe_stage.v", "cores/aes_pipe.v"]),
+    "pipe": ("aes_pipe", ["cores/aes_pipe_rkmem.v", "cores/aes_pipe_stage.v", "cores/aes_pipe_obuf.v",
+                      "cores/aes_pipe.v"]),
 }
 
 CORE_NAMES = list(CORES)

@@ -67,12 +67,18 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         "enc-only": {"DIRECTION": 0},
     },
     "pipe": {
+        # ROUND_REGS = registers per round (docs/pipe.md). The variant names are kept from
+        # earlier releases so that figures stay comparable: "aes128-enc" is the AES-128
+        # encrypt pipeline at its fastest structure (4 registers per round; it had 1
+        # before the timing rework), "-r1" the old structure, "sub1"/"sub2" = 2/3.
         "default": {},
-        "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0},
-        "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 1},
-        "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 2},
-        "sub1": {"SUB_STAGES": 1},
-        "sub2": {"SUB_STAGES": 2},
+        "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4},
+        "aes128-enc-r1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 1},
+        "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 2},
+        "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 3},
+        "sub1": {"ROUND_REGS": 2},
+        "sub2": {"ROUND_REGS": 3},
+        "r4": {"ROUND_REGS": 4},
     },
 }
 
@@ -117,7 +123,7 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # its 4 GB memory limit). Its sub-stage
 # variants are no smaller. So these are synthesized for xc7 only unless --target asks.
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
-                   ("pipe", "sub2"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
+                   ("pipe", "sub2"): ("xc7",), ("pipe", "r4"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
                    (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.

@@ -18,8 +18,8 @@
 //                "iter32"/"iter128" support every key size and do not use it.
 //   DIRECTION  : 0 = encrypt only, 1 = decrypt only, 2 = both (default). "iter32"
 //                always has both directions and requires 2.
-//   SUB_STAGES : "pipe" only: 0, 1 or 2 extra registers inside each round (default 0);
-//                must be 0 for the other cores
+//   ROUND_REGS : "pipe" only: 1 .. 4 registers per round (default 1, docs/pipe.md);
+//                must be 1 for the other cores
 // Ports: exactly the common block-core interface (docs/cores.md)
 //   clk, rst, zeroize                                 : clock, synchronous reset, zeroize
 //   key_valid/key_ready/key_slot/key_bytes/key_data   : key-load handshake
@@ -37,7 +37,7 @@ module aes_core #(
     parameter        TAG_W      = 8,
     parameter        NR_MAX     = 14,
     parameter        DIRECTION  = 2,
-    parameter        SUB_STAGES = 0
+    parameter        ROUND_REGS = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -73,12 +73,12 @@ module aes_core #(
                      "aes_core: DIRECTION must be 0 or 1 or 2")
         `AESIP_CHECK(!IS_ITER32 || DIRECTION == 2, aes_core_iter32_DIRECTION_not_2,
                      "aes_core: CORE iter32 needs DIRECTION = 2")
-        `AESIP_CHECK(IS_PIPE || SUB_STAGES == 0, aes_core_SUB_STAGES_without_pipe,
-                     "aes_core: SUB_STAGES must be 0 unless CORE is pipe")
+        `AESIP_CHECK(IS_PIPE || ROUND_REGS == 1, aes_core_ROUND_REGS_without_pipe,
+                     "aes_core: ROUND_REGS must be 1 unless CORE is pipe")
 
         if (IS_PIPE) begin : g_pipe
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W), .NR_MAX(NR_MAX),
-                       .DIRECTION(DIRECTION), .SUB_STAGES(SUB_STAGES)) u_core (
+                       .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS)) u_core (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
                 .key_bytes(key_bytes), .key_data(key_data),

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // aes_pipe: fully unrolled AES core, one block per clock (see docs/pipe.md, docs/cores.md).
 //
-// Pipeline: stage 0 (initial AddRoundKey) and NR_MAX round stages (aes_pipe_stage),
-// forward cipher or equivalent inverse cipher (FIPS-197 5.3.5) selected per block.
-// Rounds are aligned to the end of the pipeline, so the latency is the same for every
-// key size and blocks leave in acceptance order. Every stage has its own round-key
-// memory indexed by key slot (and direction); the key loader writes into each memory
-// exactly the round key that stage needs for that slot, so the key may change between
-// any two blocks. One global enable advances the whole pipeline.
+// Pipeline: stage 0 (initial AddRoundKey) and NR_MAX round stages (aes_pipe_stage) with
+// ROUND_REGS registers each, forward cipher or equivalent inverse cipher (FIPS-197 5.3.5)
+// selected per block, then an output buffer (aes_pipe_obuf). Rounds are aligned to the
+// end of the pipeline, so the latency is the same for every key size and blocks leave in
+// acceptance order. Every stage has its own round-key memory indexed by key slot (and
+// direction); the key loader writes into each memory exactly the round key that stage
+// needs for that slot, so the key may change between any two blocks.
+//
+// The pipeline runs free: no clock enable, no path from m_axis_tready to any pipeline
+// register or to s_axis_tready. A block is admitted only while a credit is free: the
+// output buffer has room for every block in flight (2**DAW >= latency entries), so a
+// stalled consumer never loses a block and a ready one sees one block per clock.
+// Only valid bits, credits and pointers are reset; every data register loads zero unless
+// a valid block without err enters it.
 //
 // Parameters
 //   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes (default 0)
@@ -18,34 +25,36 @@
 //                invalid, so its blocks come out with err = 1.
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (tuser bit 0 per block);
 //                a block asking for an unsupported direction comes out with err = 1
-//   SUB_STAGES : 0, 1 or 2 extra registers inside each round (default 0):
-//                1 = after SubBytes, 2 = after SubBytes and after MixColumns
+//   ROUND_REGS : 1 .. 4 registers per round (default 1), for a higher clock:
+//                1 = after AddRoundKey; 2 = also after SubBytes; 3 = also after
+//                MixColumns; 4 = also a second register after the S-boxes
+//                (aes_pipe_stage)
 // Ports (docs/cores.md)
-//   clk, rst        : clock; synchronous active-high reset (clears data, tags, slots)
+//   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
+//                     slots; data registers read zero one clock later)
 //   zeroize         : one-cycle pulse: invalidates every slot, aborts a key load,
-//                     scrubs all round-key memories; blocks still in the pipeline
-//                     (except the one in the output register) come out with err = 1,
-//                     and every stage register's data is cleared
-// Left behind: a stage's data register keeps the intermediate state of the last block
-//   that passed it (bubbles do not load it, which saves switching power) until the next
-//   block overwrites it, zeroize clears it or rst; the final output register holds zero
-//   data for bubbles. So between packets the stages hold round states of the last
-//   blocks; zeroize is the way to clear them.
+//                     scrubs all round-key memories and the output buffer's RAM; every
+//                     block not yet in the output register comes out with err = 1 and
+//                     zero data; every data register reads zero one clock later
 //   key_valid/key_ready/key_slot/key_bytes/key_data : key-load handshake
 //   s_axis_tvalid/tready/tdata/tuser  : input blocks, tuser = {tag, slot, dec}
 //   m_axis_tvalid/tready/tdata/tuser  : output blocks, tuser = {tag, err}
+// Left behind: nothing in the pipeline registers (they read zero once the blocks have
+//   passed); the output buffer's RAM keeps the last results that went through it until
+//   they are overwritten, or until zeroize / rst wipes it.
 // Timing
 //   Latency: an input accepted at rising edge E is presented on m_axis at edge
-//   E + NR_MAX * (1 + SUB_STAGES) (e.g. 14 for the defaults), for every key size.
+//   E + NR_MAX * ROUND_REGS (e.g. 14 for the defaults), for every key size, when the
+//   output buffer is empty.
 //   Throughput: one block per clock while m_axis_tready is high.
-//   Stall: en = !m_axis_tvalid || m_axis_tready advances every pipeline register;
-//   s_axis_tready = en, except that a block is held off while its slot is being
-//   loaded or requested (key_valid with key_slot equal to the block's slot).
+//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
+//   clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
+//   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
-//   block of the requested slot is inside the pipeline (before its last
-//   AddRoundKey). A legal load keeps key_ready low for 4 * Nr + 6 clocks after the
-//   handshake (46 / 54 / 62); after rst or zeroize the scrub takes 2**AW clocks
-//   (AW = SLOT_W + 1 when DIRECTION = 2, else SLOT_W).
+//   block of the requested slot is inside the pipeline (before its last round key is
+//   read). A legal load keeps key_ready low for 4 * Nr + 6 clocks after the handshake
+//   (46 / 54 / 62); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   when DIRECTION = 2, else SLOT_W).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -55,7 +64,7 @@ module aes_pipe #(
     parameter TAG_W      = 8,
     parameter NR_MAX     = 14,
     parameter DIRECTION  = 2,
-    parameter SUB_STAGES = 0
+    parameter ROUND_REGS = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -74,6 +83,16 @@ module aes_pipe #(
     output wire [127:0]              m_axis_tdata,
     output wire [TAG_W:0]            m_axis_tuser
 );
+    localparam SBW      = TAG_W + SLOT_W + 4;
+    localparam NSLOT    = 1 << SLOT_W;
+    localparam AW       = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
+    localparam NST      = NR_MAX + 1;             // stages 0 .. NR_MAX
+    localparam OFFC_MAX = (NR_MAX - 10) / 2;      // offc of an AES-128 key
+    localparam PN       = NR_MAX * ROUND_REGS;    // pipeline registers (positions 0 .. PN-1)
+    localparam DAW      = (PN + 1 <= 16) ? 4 : (PN + 1 <= 32) ? 5 : 6;   // clog2(PN + 1)
+    localparam CW       = DAW + 2;                // credit counter width
+    localparam [CW-1:0] CAP = (1 << DAW) + 1;     // blocks accepted and not yet taken
+
     // parameter limits (documented above), checked at elaboration
     generate
         `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_pipe_SBOX_IMPL_not_0_or_1,
@@ -84,15 +103,13 @@ module aes_pipe #(
                      "aes_pipe: NR_MAX must be 10 or 12 or 14")
         `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_pipe_DIRECTION_not_0_1_2,
                      "aes_pipe: DIRECTION must be 0 or 1 or 2")
-        `AESIP_CHECK(SUB_STAGES == 0 || SUB_STAGES == 1 || SUB_STAGES == 2, aes_pipe_SUB_STAGES_not_0_1_2,
-                     "aes_pipe: SUB_STAGES must be 0 or 1 or 2")
+        `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 4, aes_pipe_ROUND_REGS_not_1_to_4,
+                     "aes_pipe: ROUND_REGS must be 1 .. 4")
+        // the output buffer's wipe (2**DAW clocks after zeroize) ends before a block with
+        // a new key (load >= 46 clocks, then PN clocks in the pipeline) can reach it
+        `AESIP_CHECK((1 << DAW) >= PN + 1 && (1 << DAW) <= 46 + PN, aes_pipe_DAW_internal,
+                     "aes_pipe: internal output-buffer depth out of range")
     endgenerate
-
-    localparam SBW      = TAG_W + SLOT_W + 4;
-    localparam NSLOT    = 1 << SLOT_W;
-    localparam AW       = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
-    localparam NST      = NR_MAX + 1;             // stages 0 .. NR_MAX
-    localparam OFFC_MAX = (NR_MAX - 10) / 2;      // offc of an AES-128 key
 
     // ------------------------------------------------------------------------------
     // Key slots: valid flag and offc = (NR_MAX - Nr) / 2 per slot
@@ -101,19 +118,46 @@ module aes_pipe #(
     reg [2*NSLOT-1:0] slot_offc;
 
     // ------------------------------------------------------------------------------
-    // Pipeline
+    // Sideband of a block: {tag, slot, offc[1:0], dec, err}
     // ------------------------------------------------------------------------------
-    wire [NST-1:0]       st_v;
-    wire [SBW*NST-1:0]   st_sb;
-    wire [128*NST-1:0]   st_d;
-    wire [NSLOT*NST-1:0] st_busy;
-    wire [NST-1:0]       st_we;
-    wire [AW-1:0]        mem_waddr;
-    wire [127:0]         mem_wdata;
+    function sb_ok;            // valid and no err
+        input           v;
+        /* verilator lint_off UNUSEDSIGNAL */
+        input [SBW-1:0] sb;
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            sb_ok = v && !sb[0];
+        end
+    endfunction
 
-    wire en = !st_v[NST-1] || m_axis_tready;
+    // 1 when a block passes round stage j unchanged (j <= NR_MAX - Nr, i.e. offc >=
+    // (j + 1) / 2); only stages 1 .. NR_MAX - 10 can be passed
+    function sb_byp;
+        input integer   j;
+        /* verilator lint_off UNUSEDSIGNAL */
+        input [SBW-1:0] sb;
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            sb_byp = (j >= 1 && j <= NR_MAX - 10) && ({30'd0, sb[3:2]} >= (j + 1) / 2);
+        end
+    endfunction
 
-    // input side
+    // round-key address of a block: {slot, dec} (DIRECTION = 2) or slot
+    function [AW-1:0] sb_addr;
+        /* verilator lint_off UNUSEDSIGNAL */
+        input [SBW-1:0] sb;
+        reg [SLOT_W:0]  both;
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            both = {sb[SLOT_W+3:4], sb[1]};
+            if (DIRECTION == 2) sb_addr = both[AW-1:0];
+            else                sb_addr = sb[AW+3:4];
+        end
+    endfunction
+
+    // ------------------------------------------------------------------------------
+    // Input side and credits
+    // ------------------------------------------------------------------------------
     wire [SLOT_W-1:0] in_slot = s_axis_tuser[SLOT_W:1];
     wire [TAG_W-1:0]  in_tag  = s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
     wire              in_dec_req = s_axis_tuser[0];
@@ -122,52 +166,127 @@ module aes_pipe #(
 
     reg               ld_busy;
     reg [SLOT_W-1:0]  ld_slot;
+    reg [CW-1:0]      credits_used;      // accepted and not yet taken on m_axis
+    reg               room;              // credits_used < CAP
+    wire              out_taken;
+
     wire in_loading = ld_busy && (in_slot == ld_slot);
     wire in_keyreq  = key_valid && (key_slot == in_slot);
-    assign s_axis_tready = en && !in_loading && !in_keyreq;
+    assign s_axis_tready = room && !in_loading && !in_keyreq;
     wire in_acc = s_axis_tvalid && s_axis_tready;
     wire in_err = !slot_ok[in_slot] || dir_bad || zeroize;
     wire [SBW-1:0] in_sb = {in_tag, in_slot, slot_offc[2*in_slot +: 2], in_dec, in_err};
 
-    genvar j;
+    wire [CW-1:0] credits_next = credits_used + {{(CW-1){1'b0}}, in_acc}
+                                              - {{(CW-1){1'b0}}, out_taken};
+    always @(posedge clk) begin
+        if (rst) begin
+            credits_used <= {CW{1'b0}};
+            room         <= 1'b1;
+        end else begin
+            credits_used <= credits_next;
+            room         <= credits_next < CAP;
+        end
+    end
+
+    // ------------------------------------------------------------------------------
+    // Valid bits and sidebands of the PN pipeline registers (data in the stages).
+    // Position 0 is stage 0's register; stage j >= 1 has positions (j-1)*R+1 .. j*R
+    // (R = ROUND_REGS); the output buffer takes the place of position NR_MAX*R.
+    // ------------------------------------------------------------------------------
+    reg [PN-1:0]     pv;
+    reg [SBW*PN-1:0] psb;
+    always @(posedge clk) begin
+        if (rst) pv <= {PN{1'b0}};
+        else     pv <= {pv[PN-2:0], in_acc};
+    end
+    integer p;
+    always @(posedge clk) begin
+        psb[SBW-1:0] <= {in_sb[SBW-1:1], in_sb[0] | zeroize};
+        for (p = 1; p < PN; p = p + 1)
+            psb[SBW*p +: SBW] <= {psb[SBW*(p-1)+1 +: SBW-1], psb[SBW*(p-1)] | zeroize};
+    end
+
+    // {valid, sideband} of position q at index q + 1 (index 0: the block being accepted)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [(SBW+1)*(PN+1)-1:0] pos_all;    // (the last positions feed only the buffer)
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign pos_all[SBW:0] = {in_acc, in_sb};
+    genvar q;
+    generate
+        for (q = 0; q < PN; q = q + 1) begin : g_pos
+            assign pos_all[(SBW+1)*(q+1) +: SBW+1] = {pv[q], psb[SBW*q +: SBW]};
+        end
+    endgenerate
+
+    // slots used by blocks that still have a round-key read ahead of them
+    reg [NSLOT-1:0] inflight;
+    always @(*) begin
+        inflight = {NSLOT{1'b0}};
+        for (p = 0; p <= PN - 2; p = p + 1)
+            if (pv[p]) inflight[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
+    end
+
+    // ------------------------------------------------------------------------------
+    // Stages
+    // ------------------------------------------------------------------------------
+    wire [128*NST-1:0] st_d;
+    wire [NST-1:0]     st_we;
+    wire [AW-1:0]      mem_waddr;
+    wire [127:0]       mem_wdata;
+
+    genvar j, k;
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
-            wire             pv;
-            wire [SBW-1:0]   psb;
-            wire [127:0]     pd;
+            localparam NREG = (j == 0) ? 1 : ROUND_REGS;
+            wire [NREG-1:0] c_ok, c_dec, c_byp;
+            wire            r_ok;
+            wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                assign pv  = in_acc;
-                assign psb = in_sb;
-                assign pd  = s_axis_tdata;
+                assign c_ok   = in_acc && !in_err;
+                assign c_dec  = in_dec;
+                assign c_byp  = 1'b0;
+                assign r_ok   = 1'b0;
+                assign r_addr = sb_addr(in_sb);
             end else begin : g_next
-                assign pv  = st_v[j-1];
-                assign psb = st_sb[SBW*(j-1) +: SBW];
-                assign pd  = st_d[128*(j-1) +: 128];
+                // entry k: the block now at position (j-1)*R + k enters register k next
+                for (k = 0; k < NREG; k = k + 1) begin : g_ctl
+                    wire [SBW:0] b = pos_all[(SBW+1)*((j - 1) * ROUND_REGS + k + 1) +: SBW+1];
+                    assign c_ok[k]  = sb_ok(b[SBW], b[SBW-1:0]);
+                    assign c_dec[k] = b[1];
+                    assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
+                end
+                // round key for the block two places before this stage's ARK register
+                wire [SBW:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1) +: SBW+1];
+                assign r_ok   = sb_ok(rb[SBW], rb[SBW-1:0]);
+                assign r_addr = sb_addr(rb[SBW-1:0]);
             end
             aes_pipe_stage #(
-                .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W), .NR_MAX(NR_MAX),
-                .DIRECTION(DIRECTION), .SUB_STAGES(SUB_STAGES), .J(j)
+                .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
+                .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j)
             ) u_stage (
-                .clk(clk), .rst(rst), .en(en), .kill(zeroize),
-                .in_valid(pv), .in_sb(psb), .in_data(pd),
-                .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_data(st_d[128*j +: 128]),
-                .busy_slots(st_busy[NSLOT*j +: NSLOT]),
+                .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
+                .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
+                .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
                 .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
     endgenerate
 
-    assign m_axis_tvalid = st_v[NST-1];
-    assign m_axis_tdata  = st_d[128*(NST-1) +: 128];
-    assign m_axis_tuser  = {st_sb[SBW*(NST-1)+SLOT_W+4 +: TAG_W], st_sb[SBW*(NST-1)]};
-
-    // slots used by blocks that still have an AddRoundKey ahead of them
-    reg [NSLOT-1:0] inflight;
-    integer s;
-    always @(*) begin
-        inflight = {NSLOT{1'b0}};
-        for (s = 0; s < NST; s = s + 1) inflight = inflight | st_busy[NSLOT*s +: NSLOT];
-    end
+    // ------------------------------------------------------------------------------
+    // Output buffer
+    // ------------------------------------------------------------------------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [SBW-1:0] last_sb = psb[SBW*(PN-1) +: SBW];
+    wire           obuf_wiping;
+    /* verilator lint_on UNUSEDSIGNAL */
+    aes_pipe_obuf #(.DAW(DAW), .TAG_W(TAG_W)) u_obuf (
+        .clk(clk), .rst(rst), .kill(zeroize),
+        .in_valid(pv[PN-1]), .in_err(last_sb[0]), .in_tag(last_sb[SBW-1 -: TAG_W]),
+        .in_data(st_d[128*NR_MAX +: 128]),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
+        .taken(out_taken), .wiping(obuf_wiping));
 
     // ------------------------------------------------------------------------------
     // Key loader: aes_key_expand emits w[0..4Nr+3]; every 4 words form round key k,
@@ -303,13 +422,14 @@ module aes_pipe #(
     // one output per accepted block in order with its tag, err => zero data, bounded
     // response. Proven by formal/aes_pipe.sby (docs/formal.md). `define F_AES_PIPE when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
-    // CAP and LAT: one block per pipeline register, latency NR_MAX (1 + SUB_STAGES) + 1.
+    // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PN
+    // (NR_MAX * ROUND_REGS) plus one.
 `ifdef F_AES_PIPE
     localparam F_TOP = 1;
 `else
     localparam F_TOP = 0;
 `endif
-    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(NR_MAX * (1 + SUB_STAGES) + 1), .LAT(NR_MAX * (1 + SUB_STAGES) + 1), .ASSUME_IN(F_TOP)) f_core (
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),

@@ -7,7 +7,7 @@ so that cycle-exact properties can be checked: no bubbles, fixed latency, key-sl
 rules, AXI output stability. Expected values come only from `cryptography` (aesip.ref)
 and the NIST CAVP files (aesip.vectors), never from the RTL.
 
-The build's parameters (NR_MAX, DIRECTION, SUB_STAGES, ...) are read from the DUT
+The build's parameters (NR_MAX, DIRECTION, ROUND_REGS, ...) are read from the DUT
 (`load_params`). Environment (test sizes, set by the pytest entry below):
   AESIP_MCT_RECORDS  CBC Monte Carlo records per chain (default 3)
   AESIP_NBLOCKS      blocks for the streaming tests (default 2000)
@@ -32,17 +32,17 @@ NR = ref.ROUNDS
 # Parameters of the build under test, read from the DUT by load_params (one build per
 # simulation), and what follows from them.
 P: dict[str, int] = {}
-NR_MAX = DIRECTION = SUB = 0
+NR_MAX = DIRECTION = R = 0
 LATENCY = 0        # cycles between the input handshake cycle and the first output-valid cycle
 AW = 0             # round-key memory address width
 SCRUB_CYCLES = 0   # clocks of the key-memory scrub after rst / zeroize
 
 
 def load_params(dut) -> None:
-    global NR_MAX, DIRECTION, SUB, LATENCY, AW, SCRUB_CYCLES
-    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "SUB_STAGES")))
-    NR_MAX, DIRECTION, SUB = P["NR_MAX"], P["DIRECTION"], P["SUB_STAGES"]
-    LATENCY = 1 + NR_MAX * (1 + SUB)
+    global NR_MAX, DIRECTION, R, LATENCY, AW, SCRUB_CYCLES
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "ROUND_REGS")))
+    NR_MAX, DIRECTION, R = P["NR_MAX"], P["DIRECTION"], P["ROUND_REGS"]
+    LATENCY = 1 + NR_MAX * R
     AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
     SCRUB_CYCLES = 2 ** AW
 
@@ -299,8 +299,9 @@ async def test_key_load_while_streaming(dut):
     await b.drain()
     assert all(it.ctx == expect(old1, it.data, it.dec) for it in before)
     last_before = max(it.in_cycle for it in before)
-    # the last old-key block leaves its last AddRoundKey LATENCY clocks after acceptance
-    assert kl.hs_cycle == last_before + LATENCY, \
+    # the slot is free once the last old-key block's last round key has been read (the
+    # final stage reads it one clock ahead): LATENCY - 1 clocks after its acceptance
+    assert kl.hs_cycle == last_before + LATENCY - 1, \
         f"key accepted {kl.hs_cycle - last_before} clocks after the last block of its slot"
     for it in after[:4]:
         assert it.in_cycle > kl.hs_cycle
@@ -601,24 +602,24 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 # the table S-boxes on Verilator, every 7th elsewhere), then this file's tests:
 #   SLOT_W=2: keys of different sizes switching every block, key loads while streaming,
 #     zeroize in a stream;
-#   SLOT_W=3 SUB_STAGES=2 composite S-boxes: interleaved NIST CBC Monte Carlo chains
+#   SLOT_W=3 ROUND_REGS=3 composite S-boxes: interleaved NIST CBC Monte Carlo chains
 #     (enc/dec x 128/192/256), key loads while streaming;
-#   NR_MAX=10 DIRECTION=0 SUB_STAGES=2 and DIRECTION=1 SUB_STAGES=1: the generic tests
+#   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (the aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
 #     rewritten for a core that supports only part of the key sizes/directions
 #     (unsupported -> err=1);
-#   one small Icarus run (SLOT_W=2, NR_MAX=12, SUB_STAGES=1).
+#   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2).
 CASES = [
     ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
     ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
     ("icarus", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "150"}),
     ("verilator", {"SLOT_W": 2}, False,
      SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "3000"}),
-    ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 3, "SUB_STAGES": 2}, False,
+    ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 3, "ROUND_REGS": 3}, False,
      ["test_cbc_mct", "test_key_load_while_streaming"] + SLOT_SWITCH,
      {"AESIP_MCT_RECORDS": "4", "AESIP_NBLOCKS": "1000"}),
-    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "SUB_STAGES": 2}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
-    ("verilator", {"DIRECTION": 1, "SUB_STAGES": 1}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
-    ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "SUB_STAGES": 1}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
+    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("verilator", {"DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
 ]
 
 
