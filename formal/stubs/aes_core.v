@@ -23,7 +23,7 @@ module aes_core #(
     parameter        TAG_W      = 8,
     parameter        NR_MAX     = 14,
     parameter        DIRECTION  = 2,
-    parameter        SUB_STAGES = 0
+    parameter        ROUND_REGS = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
