@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`aesip run`: JSON Lines requests through the mode engine in one simulation.
+"""`aesip run`: JSON Lines requests through the RTL engines.
 
-aesip.runreq parses and validates the lines and maps the engine's answers to output
-objects; aesip.planner turns the requests into executor commands (keys resident in the
-engine's key slots); aesip.session runs them on aes_mode_engine built on the chosen block
-core, or on aes_mode_multi (`--engine multi`). Nothing here computes cryptography.
+aesip.runreq parses the lines; every op belongs to one op family (aesip.families), and
+each family runs all of its requests of the run in one simulation of its hardware (the
+AES mode engines for the AES ops, the TDEA engine, the protocol front ends). Outputs
+come back in input order. Nothing here computes cryptography.
 """
 from __future__ import annotations
 
@@ -12,38 +12,23 @@ import json
 import sys
 from pathlib import Path
 
-from aesip import rtl, runreq, session
-from aesip.errors import EXIT_INPUT, SimError
-from aesip.planner import EnginePlanner
-
-
-def target_for(engine: str) -> session.SimTarget:
-    """The simulation of an `aesip run --engine` value (aesip.rtl.RUN_ENGINES): the mode
-    engine on that block core, or the multi-lane engine (independent requests in flight
-    together on aes_pipe; statuses and outputs still come back in command order)."""
-    if engine == rtl.MULTI_ENGINE:
-        return session.multi_target()
-    return session.engine_target(engine)
+from aesip import families, runreq
+from aesip.aes_run import target_for  # noqa: F401  (the AES family's simulation target)
+from aesip.errors import EXIT_INPUT
 
 
 def execute_requests(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
-    """Output objects for `requests` (in order), running them on the engine `engine`
-    (target_for)."""
-    planner = EnginePlanner()
-    placement = {i: planner.add(r.job) for i, r in enumerate(requests) if r.job is not None}
-    results = []
-    if placement:
-        results = session.simulate(target_for(engine), simulator, planner.commands)["results"]
-    outs = []
-    for i, r in enumerate(requests):
-        if r.job is None:
-            outs.append(runreq.result_for(r))
+    """Output objects for `requests` (in order): each op family's requests run together
+    in that family's simulation (one per family present), on `engine` where the family
+    has a choice of engines."""
+    outs: list[dict | None] = [None] * len(requests)
+    for fam in families.FAMILIES:
+        idx = [i for i, r in enumerate(requests) if r.op in fam.ops]
+        if not idx:
             continue
-        pi, qi = placement[i]
-        try:
-            outs.append(runreq.result_for(r, results[pi], results[qi] if qi is not None else None))
-        except (ValueError, KeyError, IndexError) as e:
-            raise SimError(f"unexpected response of the engine simulation: {e}") from None
+        for i, o in zip(idx, fam.execute([requests[i] for i in idx], engine, simulator)):
+            outs[i] = o
+    assert all(o is not None for o in outs), "a request of an op no family serves"
     return outs
 
 

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Request parsing and validation for `aesip run` (JSON Lines in, JSON Lines out).
 
-See the command-line contract in the README. Every op runs on the mode engine
-(rtl/modes/aes_mode_engine.v, docs/mode_engine.md) as one packet. This module only
+See the command-line contract in the README. Every op belongs to an op family
+(aesip.families) that says which hardware runs it; this module holds the generic line
+parsing and the AES family's requests, each of which runs on the mode engine
+(rtl/modes/aes_mode_engine.v, docs/mode_engine.md) as one packet. For those it only
 decodes requests and refuses what cannot be encoded on the engine's interface at all:
 bad hex, missing fields, wrong JSON types, a key longer than the 256-bit key port, an
 IV that is not exactly the 16 bytes of the command's IV field (CBC, CTR), a CCM nonce
@@ -108,7 +110,8 @@ class Request:
     has_id: bool = False
     id: object = None
     error: str | None = None          # refused before reaching the hardware
-    job: EngineJob | None = None      # work for the hardware (when error is None)
+    job: object = None                # work for the hardware (when error is None): the
+                                      # family's job (EngineJob for the AES family)
     raw: dict = field(default_factory=dict, repr=False)
 
 
@@ -118,52 +121,53 @@ class Parsed:
     fatal: FatalInput | None = None
 
 
-class _Invalid(Exception):
-    pass
+class Invalid(Exception):
+    """A request refused before the hardware; the message is the contract's error string."""
 
 
-def _hex_field(obj: dict, name: str) -> bytes:
+def hex_field(obj: dict, name: str) -> bytes:
     if name not in obj:
-        raise _Invalid(f"invalid: missing {name}")
+        raise Invalid(f"invalid: missing {name}")
     v = obj[name]
     if not isinstance(v, str) or not _HEX.fullmatch(v):
-        raise _Invalid(f"invalid: {name} not hex")
+        raise Invalid(f"invalid: {name} not hex")
     return bytes.fromhex(v)
 
 
-def _job(obj: dict, op: str) -> EngineJob:
+def aes_job(obj: dict, op: str) -> EngineJob:
+    """The mode-engine packet of an AES-family request (aesip.families.AES)."""
     fields = OPS[op][0]
-    key = _hex_field(obj, "key")
+    key = hex_field(obj, "key")
     if len(key) > MAX_KEY_BYTES:
-        raise _Invalid(ERR_KEY_LEN)  # cannot be encoded on key_data / key_bytes
+        raise Invalid(ERR_KEY_LEN)  # cannot be encoded on key_data / key_bytes
     job = EngineJob(op=op, key=key, data=b"")
     if "iv" in fields:
-        job.iv = _hex_field(obj, "iv")
+        job.iv = hex_field(obj, "iv")
         if op.startswith("ccm"):
             if len(job.iv) > MAX_NONCE_BYTES:
-                raise _Invalid(ERR_NONCE_LEN)  # does not fit nonce_len
+                raise Invalid(ERR_NONCE_LEN)  # does not fit nonce_len
         elif len(job.iv) != IV_BYTES:
-            raise _Invalid(ERR_IV_LEN)  # the IV field has no length: exactly 16 bytes
+            raise Invalid(ERR_IV_LEN)  # the IV field has no length: exactly 16 bytes
     if "aad" in fields:
-        job.aad = _hex_field(obj, "aad")
+        job.aad = hex_field(obj, "aad")
     if "tag_len" in fields:
         if "tag_len" not in obj:
-            raise _Invalid("invalid: missing tag_len")
+            raise Invalid("invalid: missing tag_len")
         t = obj["tag_len"]
         if isinstance(t, bool) or not isinstance(t, int):
-            raise _Invalid("invalid: tag_len not an integer")
+            raise Invalid("invalid: tag_len not an integer")
         if not 0 <= t <= MAX_TAG_LEN:
-            raise _Invalid(ERR_TAG_LEN)  # does not fit the 5-bit tag_len field
+            raise Invalid(ERR_TAG_LEN)  # does not fit the 5-bit tag_len field
         job.tag_len = t
     data_field = "msg" if "msg" in fields else "ct"
-    job.data = _hex_field(obj, data_field)
+    job.data = hex_field(obj, data_field)
     if "tag" in fields:
-        job.rtag = _hex_field(obj, "tag")
+        job.rtag = hex_field(obj, "tag")
         if len(job.rtag) > MAX_RTAG_BYTES:
-            raise _Invalid(ERR_TAG_LEN)  # does not fit the 16-byte tag field
+            raise Invalid(ERR_TAG_LEN)  # does not fit the 16-byte tag field
         job.tag_len = len(job.rtag)
     if len(job.data) >= MAX_LEN or len(job.aad) >= MAX_LEN:
-        raise _Invalid(ERR_LENGTH)
+        raise Invalid(ERR_LENGTH)
     return job
 
 
@@ -182,12 +186,14 @@ def parse_line(text: str, lineno: int) -> Request | None:
     op = obj.get("op")
     if "op" not in obj:
         raise FatalInput(lineno, "request has no \"op\" field")
-    if not isinstance(op, str) or op not in OPS:
-        raise FatalInput(lineno, f"unknown op {json.dumps(op)} (known: {', '.join(OPS)})")
+    from aesip.families import FAMILY_OF  # the families import this module
+
+    if not isinstance(op, str) or op not in FAMILY_OF:
+        raise FatalInput(lineno, f"unknown op {json.dumps(op)} (known: {', '.join(FAMILY_OF)})")
     req = Request(lineno=lineno, op=op, has_id="id" in obj, id=obj.get("id"), raw=obj)
     try:
-        req.job = _job(obj, op)
-    except _Invalid as e:
+        req.job = FAMILY_OF[op].job(obj, op)
+    except Invalid as e:
         req.error = str(e)
     return req
 

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The op families of `aesip run`: which hardware serves which contract op.
+
+Each family lists its ops (input fields, output fields on success), parses a request's
+fields into a job for its hardware (`job(obj, op)`, raising runreq.Invalid with the
+contract's error string for what cannot be encoded on the hardware's interface), and
+runs a list of its requests in one simulation (`execute(requests, engine, simulator)`,
+one output object per request, in order, `id` included). A new front end adds one
+Family here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from aesip import aes_run, runreq
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    ops: dict           # contract op -> (input fields, output fields on success)
+    job: Callable       # (request object, op) -> job; raises runreq.Invalid
+    execute: Callable   # (requests, engine, simulator) -> output objects
+
+
+AES = Family("aes", runreq.OPS, runreq.aes_job, aes_run.execute)
+
+FAMILIES: list[Family] = [AES]
+
+FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
+assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"
