@@ -30,3 +30,4 @@ FAMILIES: list[Family] = [AES]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"
+JOB_OF: dict = {op: f.job for op, f in FAMILY_OF.items()}

@@ -37,7 +37,7 @@ def run_main(args) -> int:
         lines = sys.stdin.buffer.read().splitlines()
     else:
         lines = Path(args.input).read_bytes().splitlines()
-    parsed = runreq.parse_lines(lines)
+    parsed = runreq.parse_lines(lines, families.JOB_OF)
     outs = execute_requests(parsed.requests, args.engine, args.sim)
     text = "".join(json.dumps(o) + "\n" for o in outs)
     if args.output in (None, "-"):

@@ -171,8 +171,12 @@ def aes_job(obj: dict, op: str) -> EngineJob:
     return job
 
 
-def parse_line(text: str, lineno: int) -> Request | None:
-    """Decode one input line. Returns None for a blank line, a Request otherwise (with
+AES_JOBS = {op: aes_job for op in OPS}
+
+
+def parse_line(text: str, lineno: int, jobs: dict | None = None) -> Request | None:
+    """Decode one input line; `jobs` maps each known op to its job parser (default: the
+    AES ops only; `aesip run` passes aesip.families.JOB_OF, every family's ops). Returns None for a blank line, a Request otherwise (with
     `error` set when the request is refused before the hardware). Raises FatalInput for
     malformed JSON and unknown ops."""
     if not text.strip():
@@ -186,19 +190,18 @@ def parse_line(text: str, lineno: int) -> Request | None:
     op = obj.get("op")
     if "op" not in obj:
         raise FatalInput(lineno, "request has no \"op\" field")
-    from aesip.families import FAMILY_OF  # the families import this module
-
-    if not isinstance(op, str) or op not in FAMILY_OF:
-        raise FatalInput(lineno, f"unknown op {json.dumps(op)} (known: {', '.join(FAMILY_OF)})")
+    jobs = AES_JOBS if jobs is None else jobs
+    if not isinstance(op, str) or op not in jobs:
+        raise FatalInput(lineno, f"unknown op {json.dumps(op)} (known: {', '.join(jobs)})")
     req = Request(lineno=lineno, op=op, has_id="id" in obj, id=obj.get("id"), raw=obj)
     try:
-        req.job = FAMILY_OF[op].job(obj, op)
+        req.job = jobs[op](obj, op)
     except Invalid as e:
         req.error = str(e)
     return req
 
 
-def parse_lines(lines) -> Parsed:
+def parse_lines(lines, jobs: dict | None = None) -> Parsed:
     """Parse an iterable of lines (str or bytes), numbered from 1. Stops at the first
     fatal line; the requests before it are returned together with the FatalInput."""
     out: list[Request] = []
@@ -209,7 +212,7 @@ def parse_lines(lines) -> Parsed:
             except UnicodeDecodeError as e:
                 return Parsed(out, FatalInput(lineno, f"malformed JSON (not UTF-8: {e})"))
         try:
-            req = parse_line(line, lineno)
+            req = parse_line(line, lineno, jobs)
         except FatalInput as f:
             return Parsed(out, f)
         if req is not None:
