@@ -52,8 +52,8 @@
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 6 clocks after the handshake
-//   (46 / 54 / 62); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   read). A legal load keeps key_ready low for 4 * Nr + 8 clocks after the handshake
+//   (48 / 56 / 64); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W).
 `timescale 1ns / 1ps
 `default_nettype none
@@ -268,7 +268,7 @@ module aes_pipe #(
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
                 .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
-                .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
+                .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
     endgenerate
@@ -332,6 +332,7 @@ module aes_pipe #(
     reg [3:0]   rk_k;
     reg         rk_last;    // k == Nr
     reg         pa, pb;     // write phases: A = encryption key, B = decryption key
+    reg [1:0]   fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
 
     wire [3:0] ld_off = {1'b0, ld_offc, 1'b0};
     wire       zphase = ld_busy && x_valid && (x_idx[5:1] == 5'd0);   // w[0], w[1] cycles
@@ -346,27 +347,46 @@ module aes_pipe #(
     endgenerate
     wire use_imc = (rk_k != 4'd0) && !rk_last;
 
-    assign mem_wdata = (scrub_busy || zphase) ? 128'd0 :
-                       (pb && use_imc) ? rk_imc : rk_hold;
+    // The write (enables, address, data) is computed here and registered (wr_*), then
+    // registered again in each stage next to its memory: a write lands two clocks after
+    // the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
+    // stages shares a clock period with anything else.
+    wire [127:0] wr_data_d = (scrub_busy || zphase) ? 128'd0 :
+                             (pb && use_imc) ? rk_imc : rk_hold;
+    wire [NST-1:0] wr_we_d;
+    wire [AW-1:0]  wr_addr_d;
     wire wdec = zphase ? x_idx[0] : pb;
     generate
         if (DIRECTION == 2) begin : g_wa2
-            assign mem_waddr = scrub_busy ? scrub_addr : {ld_slot, wdec};
+            assign wr_addr_d = scrub_busy ? scrub_addr : {ld_slot, wdec};
         end else begin : g_wa1
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_wdec = wdec;
             /* verilator lint_on UNUSEDSIGNAL */
-            assign mem_waddr = scrub_busy ? scrub_addr : ld_slot;
+            assign wr_addr_d = scrub_busy ? scrub_addr : ld_slot;
         end
         for (j = 0; j < NST; j = j + 1) begin : g_we
             /* verilator lint_off WIDTHEXPAND */
-            assign st_we[j] = scrub_busy
+            assign wr_we_d[j] = scrub_busy
                 || (zphase && (j < ld_off))
                 || (pa && DIRECTION != 1 && (j == rk_k + ld_off))
                 || (pb && DIRECTION != 0 && (j == NR_MAX - rk_k));
             /* verilator lint_on WIDTHEXPAND */
         end
     endgenerate
+    reg [NST-1:0] wr_we;
+    reg [AW-1:0]  wr_addr;
+    reg [127:0]   wr_data;
+    always @(posedge clk) begin
+        wr_we   <= (rst || zeroize) ? {NST{1'b0}} : wr_we_d;
+        wr_addr <= wr_addr_d;
+        if (rst || zeroize || !(|wr_we_d)) wr_data <= 128'd0;
+        else                               wr_data <= wr_data_d;
+    end
+    assign st_we     = wr_we;
+    assign mem_waddr = wr_addr;
+    assign mem_wdata = wr_data;
+    wire   wr_clr    = rst || zeroize;
 
     always @(posedge clk) begin
         if (rst || zeroize) begin
@@ -381,6 +401,7 @@ module aes_pipe #(
             rk_last    <= 1'b0;
             pa         <= 1'b0;
             pb         <= 1'b0;
+            fin        <= 2'b00;
             scrub_busy <= 1'b1;
             scrub_addr <= {AW{1'b0}};
         end else begin
@@ -406,13 +427,16 @@ module aes_pipe #(
             end
             pa <= x_valid && (x_idx[1:0] == 2'd3);
             pb <= pa;
+            fin <= {fin[0], pb && rk_last};
             if (pb && rk_last) begin
-                ld_busy <= 1'b0;
-                slot_ok[ld_slot] <= 1'b1;
-                slot_offc[2*ld_slot +: 2] <= ld_offc;
                 wsh     <= 96'd0;
                 rk_hold <= 128'd0;
                 rk_last <= 1'b0;
+            end
+            if (fin[1]) begin           // the slot's last round key is in its memory
+                ld_busy <= 1'b0;
+                slot_ok[ld_slot] <= 1'b1;
+                slot_offc[2*ld_slot +: 2] <= ld_offc;
             end
         end
     end

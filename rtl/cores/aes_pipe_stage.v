@@ -53,7 +53,9 @@
 //                      and its round-key address; J = 0: the accepted block's address
 //   out_data         : J < NR_MAX: the ARK register; J = NR_MAX: the AddRoundKey result
 //                      (combinational from the stage's last register and rk_q)
-//   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader)
+//   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
+//                      registered in the stage: the write lands one clock later
+//   wclr             : rst or zeroize: cancels the registered write, clears its data
 // Timing: 1 (J = 0) or ROUND_REGS clocks through the stage (J = NR_MAX: ROUND_REGS - 1
 // registers, the last one is the output buffer's).
 `timescale 1ns / 1ps
@@ -75,6 +77,7 @@ module aes_pipe_stage #(
     input  wire                                          rk_ok,
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0]  rk_addr,
     output wire [127:0]                                  out_data,
+    input  wire                                          wclr,
     input  wire                                          we,
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0]  waddr,
     input  wire [127:0]                                  wdata
@@ -99,9 +102,23 @@ module aes_pipe_stage #(
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
 
+    // The write port is registered here, next to the memory, so that the loader's
+    // broadcast to every stage is a register-to-register path (one clock); the data
+    // register reads zero unless a write is under way (synchronous reset), and wclr
+    // (rst, zeroize) cancels a write in flight.
+    reg          w_en;
+    reg [AW-1:0] w_addr;
+    reg [127:0]  w_data;
+    always @(posedge clk) begin
+        w_en   <= we && !wclr;
+        w_addr <= waddr;
+        if (!we || wclr) w_data <= 128'd0;
+        else             w_data <= wdata;
+    end
+
     wire [127:0] rk_mem;
     aes_pipe_rkmem #(.AW(AW)) u_mem (
-        .clk(clk), .we(we), .waddr(waddr), .wdata(wdata), .raddr(rk_addr), .rdata(rk_mem));
+        .clk(clk), .we(w_en), .waddr(w_addr), .wdata(w_data), .raddr(rk_addr), .rdata(rk_mem));
 
     genvar c;
     generate
