@@ -23,6 +23,9 @@ module aes_subword #(
     genvar i;
     generate
         for (i = 0; i < 4; i = i + 1) begin : g_byte
+            // keep_hierarchy: each S-box stays a table of its own in synthesis (flattened,
+            // Yosys merges the surrounding registers and logic into the tables)
+            (* keep_hierarchy *)
             aes_sbox #(.IMPL(IMPL), .DIR(DIR)) u_sbox (.in(in[8*i +: 8]), .inv(inv), .out(out[8*i +: 8]));
         end
     endgenerate

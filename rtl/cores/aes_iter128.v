@@ -235,6 +235,10 @@ module aes_iter128 #(
             // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
             wire [7:0] s_fwd = st[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
             wire [7:0] s_inv = st[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
+            // keep_hierarchy: flattened, Yosys folds the state register into each S-box
+            // table's read port and merges the neighbouring logic into the tables
+            // (xc7: 7 790 LUTs / 706 FFs flattened, 2 932 / 578 with the hierarchy kept)
+            (* keep_hierarchy *)
             aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
                 .in(dec_c ? s_inv : s_fwd), .inv(dec_c), .out(sb[8*i +: 8]));
         end
