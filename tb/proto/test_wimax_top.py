@@ -243,7 +243,7 @@ def case(simulator: str, parameters: dict, tests: list[str], env: dict):
 CASES = [
     case("verilator", {"CORE": "iter128"}, FUNCTIONAL, {"AESIP_NRAND": "40"}),
     case("verilator", {"CORE": "pipe"}, ["test_random"], {"AESIP_NRAND": "12"}),
-    case("icarus", {"CORE": "iter128"}, ["test_random"], {"AESIP_NRAND": "4"}),
+    case("icarus", {"CORE": "iter128"}, ["test_random"], {"AESIP_NRAND": "8"}),
 ]
 
 
