@@ -232,8 +232,39 @@ async def test_bad_input(dut):
     assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
 
 
+@cocotb.test()
+async def test_timing(dut):
+    """Cycles per PDU alone (no gaps, no backpressure) from the sideband beat to the status
+    beat, logged for docs/wimax.md, against the bound of its timing section: receive
+    (one beat per clock) + engine (CCM steps x (core latency + 1)) + a few cycles."""
+    from cocotb.utils import get_sim_time
+
+    rng = test_rng(f"{__name__}.test_timing")
+    drv, keys = await start(dut, rng)
+    step = {"iter128": 11, "iter32": 45, "pipe": 15}[next(c for c in rtl.CORE_NAMES
+                                                          if hasattr(dut.u_eng.u_a, f"g_{c}"))]
+    for plen in (0, 16, 64, 256, 1500):
+        pdu = random_pdu(rng, plen)
+        pn = rng.getrandbits(32)
+        prot = protect(keys[0], pdu, pn)
+        for op, inp, out in (("wimax-encrypt", pdu, prot), ("wimax-decrypt", prot, pdu)):
+            await ClockCycles(dut.clk, 5)
+            t0 = get_sim_time("ns")
+            await drv.submit(op, 0, pn, inp)
+            s = await with_timeout(drv.status(), 5_000_000, "ns")
+            cycles = int((s["t"] - t0) // 10)
+            data, _ = await drv.output()
+            assert s["err"] == 0 and data == out
+            m = -(-plen // 16)
+            beats = -(-len(inp) // 16)
+            bound = beats + (1 + (1 if m else 0) + m) * step + 16
+            dut._log.info("%s %4d payload bytes: %5d cycles (input %d beats, engine %d steps; bound %d)",
+                          op, plen, cycles, beats, 1 + (1 if m else 0) + m, bound)
+            assert cycles <= bound, f"{op} {plen}: {cycles} cycles > {bound}"
+
+
 # ---------------------------------------------------------------------------- pytest
-FUNCTIONAL = ["test_random", "test_bad_input"]
+FUNCTIONAL = ["test_random", "test_bad_input", "test_timing"]
 
 
 def case(simulator: str, parameters: dict, tests: list[str], env: dict):
