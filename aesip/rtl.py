@@ -136,5 +136,6 @@ def realign_sources() -> list[Path]:
 
 
 def wimax_sources(core: str = "iter128") -> list[Path]:
-    """Absolute paths of wimax_top (wimax_fe on aes_mode_engine on block core `core`)."""
-    return sources(CORES[core][1] + MODES + WIMAX)
+    """Absolute paths of wimax_top (wimax_fe on aes_mode_engine or, with MULTI = 1,
+    aes_mode_multi, on block core `core`)."""
+    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"] + WIMAX)

@@ -587,7 +587,7 @@ def test_run_wimax(simulator, engine):
     (tb/proto/test_wimax_top.py: header, HCS, cryptography's AESCCM): random PDUs encrypted
     and decrypted with three keys, malformed PDUs and a failed ICV answered with the
     contract's errors from the hardware status, each followed by a good request, an AES op
-    in the same run, `id` copied. `--engine multi` runs the front end on the pipe core."""
+    in the same run, `id` copied. `--engine multi` runs the front end on aes_mode_multi (aes_pipe)."""
     from tb.proto.test_wimax_top import gmh, fields, protect, random_pdu
 
     need(simulator)

@@ -167,6 +167,7 @@ MODE_CASES = [
                  id="multi-lanes3"),
     # the 802.16e front end on the mode engine (rtl/proto, docs/wimax.md)
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128"}, id="wimax"),
+    pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "MULTI": 1}, id="wimax-multi"),
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5}, id="realign-bytes5"),
 ]
 

@@ -242,8 +242,9 @@ async def test_timing(dut):
 
     rng = test_rng(f"{__name__}.test_timing")
     drv, keys = await start(dut, rng)
+    eng = (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_eng
     step = {"iter128": 11, "iter32": 45, "pipe": 15}[next(c for c in rtl.CORE_NAMES
-                                                          if hasattr(dut.u_eng.u_a, f"g_{c}"))]
+                                                          if hasattr(eng.u_a, f"g_{c}"))]
     for plen in (0, 16, 64, 256, 1500):
         pdu = random_pdu(rng, plen)
         pn = rng.getrandbits(32)
