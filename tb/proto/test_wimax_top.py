@@ -22,7 +22,7 @@ import random
 
 import cocotb
 import pytest
-from cocotb.triggers import ClockCycles, with_timeout
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from aesip import rtl, sim, wimax_iface
@@ -266,8 +266,51 @@ async def test_timing(dut):
             assert cycles <= bound, f"{op} {plen}: {cycles} cycles > {bound}"
 
 
+@cocotb.test()
+async def test_zeroize(dut):
+    """A zeroize pulse while the engine works on a PDU (encryption: output frame begun or
+    not; decryption: store-and-forward, nothing released): status ENGINE with the engine's
+    ZEROIZED code, an output frame only if it had begun, and then flagged with tuser; a
+    PDU right after the pulse fails with KEY (slots cleared); after reloading the keys the
+    next PDUs are right."""
+    from aesip import iface
+    from aesip.tb.engsoak import pulse_zeroize
+
+    rng = test_rng(f"{__name__}.test_zeroize")
+    drv, keys = await start(dut, rng)
+    for k in range(6):
+        op = "wimax-encrypt" if k % 2 == 0 else "wimax-decrypt"
+        pdu = random_pdu(rng, rng.randrange(200, 800))
+        pn = rng.getrandbits(32)
+        prot = protect(keys[0], pdu, pn)
+        await drv.submit(op, 0, pn, pdu if op == "wimax-encrypt" else prot)
+        while int(dut.u_fe.st.value) != 4:          # S_RUN: the engine has the PDU
+            await RisingEdge(dut.clk)
+        # PDU 0: well into the payload (>= 13 steps of <= 45 cycles), its output frame begun
+        await ClockCycles(dut.clk, 100 if k == 0 else rng.randrange(1, 200 if k < 4 else 20))
+        await pulse_zeroize(dut)
+        s = await with_timeout(drv.status(), 5_000_000, "ns")
+        name = f"zeroize {k} ({op})"
+        assert s["err"] == W.ERR_ENGINE and s["eng_err"] == iface.ERR_ZEROIZED and s["pn"] == 0, f"{name}: {s}"
+        dut._log.info("%s: status %s", name, s)
+        assert k != 0 or s["frame"], f"{name}: the output frame should have begun"
+        if s["frame"]:
+            assert op == "wimax-encrypt", f"{name}: a decryption released output"
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+            assert flag == 1, f"{name}: aborted frame not flagged"
+            assert len(data) <= len(prot) + ICV_LEN
+        await drv.submit("wimax-encrypt", 1, pn, pdu)
+        await check(drv, f"PDU after {name}", W.ERR_KEY)
+        for slot, key in keys.items():
+            await drv.load_key(slot, key)
+        await drv.submit(op, 0, pn, pdu if op == "wimax-encrypt" else prot)
+        await check(drv, f"good PDU after {name}", W.ERR_OK, prot if op == "wimax-encrypt" else pdu, pn)
+    await ClockCycles(dut.clk, 20)
+    assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
+
+
 # ---------------------------------------------------------------------------- pytest
-FUNCTIONAL = ["test_random", "test_bad_input", "test_timing"]
+FUNCTIONAL = ["test_random", "test_bad_input", "test_timing", "test_zeroize"]
 
 
 def case(simulator: str, parameters: dict, tests: list[str], env: dict):
