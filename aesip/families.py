@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, runreq
+from aesip import aes_run, runreq, wimax_run
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,9 @@ class Family:
 
 AES = Family("aes", runreq.OPS, runreq.aes_job, aes_run.execute)
 
-FAMILIES: list[Family] = [AES]
+WIMAX = Family("wimax", wimax_run.OPS, wimax_run.job, wimax_run.execute)
+
+FAMILIES: list[Family] = [AES, WIMAX]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"

@@ -69,3 +69,15 @@ def test_pack_command_layout():
         iface.pack_command(tag_len=32)
     err, value = iface.unpack_status(bytes(range(16)) + bytes([iface.ERR_AUTH]))
     assert (err, value) == (iface.ERR_AUTH, bytes(range(16)))
+
+
+def test_wimax_beat_widths_match_rtl_ports():
+    """The 802.16e front end's sideband and status beats (interface `wimax`) are as wide as
+    the ports of wimax_fe and wimax_top that carry them."""
+    from aesip import wimax_iface
+
+    for name in ("wimax_fe", "wimax_top"):
+        text = (RTL / "proto" / f"{name}.v").read_text()
+        for port, width in (("s_axis_cmd_tdata", wimax_iface.CMD_W), ("m_axis_sts_tdata", wimax_iface.STS_W)):
+            m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
+            assert m and int(m.group(1)) + 1 == width, (name, port)

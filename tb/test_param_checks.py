@@ -48,6 +48,10 @@ BAD = [
      "tdea_pipe_RND_REGS_not_1_or_2", "tdea_pipe: RND_REGS must be 1 or 2"),
     ("tdea-iter-slotw0", "tdea_iter", rtl.core_sources("tdea-iter"), {"SLOT_W": 0},
      "tdea_iter_SLOT_W_below_1", "tdea_iter: SLOT_W must be >= 1"),
+    ("realign-bytes1", rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 1},
+     "axis_realign_BYTES_not_2_to_64", "axis_realign: BYTES must be 2 .. 64"),
+    ("wimax-multi2", rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"MULTI": 2},
+     "wimax_top_MULTI_not_0_or_1", "wimax_top: MULTI must be 0 or 1"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -58,6 +62,8 @@ GOOD = [
     ("aes_core", rtl.sources(rtl.CORES["iter128"][1] + ["cores/aes_core.v"])),
     ("tdea_pipe", rtl.core_sources("tdea-pipe")),
     ("tdea_iter", rtl.core_sources("tdea-iter")),
+    (rtl.REALIGN_TOP, rtl.realign_sources()),
+    (rtl.WIMAX_TOP, rtl.wimax_sources()),
 ]
 
 

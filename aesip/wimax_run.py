@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The IEEE 802.16e op family of `aesip run` (`wimax-encrypt`, `wimax-decrypt`; contract in
+the README): every request is one PDU for the hardware front end wimax_fe on the mode
+engine (rtl/proto/wimax_top.v, docs/wimax.md). The PDU goes to the hardware unchanged;
+the hardware parses the header, builds the nonce, checks lengths and flags and reports
+malformed PDUs and failed ICVs on its status, which map to the contract's errors through
+the generated table aesip.wimax_iface.ERROR_CLI. This module only decodes requests,
+assigns key slots, and refuses what the front end's interface cannot encode at all: a
+key longer than the 256-bit key port, a PN outside the 32-bit field.
+
+`--engine iter32|iter128|pipe` builds wimax_top on aes_mode_engine on that block core;
+`--engine multi` on aes_mode_multi (2 lanes) on aes_pipe. The front end has one PDU in
+flight, so the multi-lane engine gives the same results and no speed-up yet."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aesip import rtl, runreq, session, wimax_iface
+from aesip.errors import SimError
+
+TB_MODULE = "aesip.tb.wimax_cli_tb"
+PN_BITS = wimax_iface.CMD_FIELDS["pn"][1]
+
+# contract op -> (input fields, output fields on success)
+OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "wimax-encrypt": (("key", "pdu", "pn"), ("pdu",)),
+    "wimax-decrypt": (("key", "pdu"), ("pdu", "pn")),
+}
+assert set(OPS) == set(wimax_iface.CLI_OPS), "data/mode_engine.yaml: wimax CLI ops differ from the contract's"
+
+
+@dataclass
+class WimaxJob:
+    op: str
+    key: bytes
+    pdu: bytes
+    pn: int = 0
+
+
+def job(obj: dict, op: str) -> WimaxJob:
+    key = runreq.hex_field(obj, "key")
+    if len(key) > runreq.MAX_KEY_BYTES:
+        raise runreq.Invalid(runreq.ERR_KEY_LEN)   # cannot be encoded on key_data / key_bytes
+    j = WimaxJob(op=op, key=key, pdu=runreq.hex_field(obj, "pdu"))
+    if "pn" in OPS[op][0]:
+        if "pn" not in obj:
+            raise runreq.Invalid("invalid: missing pn")
+        pn = obj["pn"]
+        if isinstance(pn, bool) or not isinstance(pn, int):
+            raise runreq.Invalid("invalid: pn not an integer")
+        if not 0 <= pn < (1 << PN_BITS):
+            raise runreq.Invalid("invalid: pn does not fit in 32 bits")
+        j.pn = pn
+    return j
+
+
+def target_for(engine: str) -> session.SimTarget:
+    """wimax_top on aes_mode_engine built on the block core `engine`, or (`multi`) on
+    aes_mode_multi on aes_pipe (wimax_top parameter MULTI = 1)."""
+    multi = engine == rtl.MULTI_ENGINE
+    core = "pipe" if multi else engine
+    session._known(core)
+    params = {"CORE": core, "SLOT_W": session.ENGINE_SLOT_W}
+    if multi:
+        params["MULTI"] = 1
+    return session.SimTarget(core, rtl.WIMAX_TOP, rtl.wimax_sources(core), params, TB_MODULE)
+
+
+def plan(jobs: list[WimaxJob]) -> tuple[list[dict], list[int]]:
+    """Executor commands (key loads into the least recently used slot when a PDU's key is
+    not loaded, then the PDU) and the index of each job's result."""
+    slots: list[bytes | None] = [None] * session.ENGINE_SLOTS
+    used = [0] * session.ENGINE_SLOTS
+    cmds: list[dict] = []
+    where = []
+    for t, j in enumerate(jobs, 1):
+        if j.key in slots:
+            s = slots.index(j.key)
+        else:
+            s = min(range(len(slots)), key=lambda i: used[i])
+            slots[s] = j.key
+            cmds.append({"cmd": "key", "slot": s, "key": j.key.hex()})
+        used[s] = t
+        where.append(len(cmds))
+        cmds.append({"cmd": "pdu", "op": j.op, "slot": s, "pn": j.pn, "pdu": j.pdu.hex()})
+    return cmds, where
+
+
+def result_for(req: runreq.Request, res: dict | None = None) -> dict:
+    out: dict = {}
+    if req.has_id:
+        out["id"] = req.id
+    if req.error is not None:
+        out["error"] = req.error
+        return out
+    assert res is not None
+    err = res["err"]
+    if err != wimax_iface.ERR_OK:
+        out["error"] = wimax_iface.ERROR_CLI.get(err, f"invalid: front end error code {err}")
+        return out
+    if res.get("out") is None:
+        raise ValueError(f"line {req.lineno}: the front end reported OK without an output frame")
+    out["pdu"] = res["out"]
+    if req.op == "wimax-decrypt":
+        out["pn"] = res["pn"]
+    return out
+
+
+def execute(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
+    """Output objects for `requests` (in order), all run in one simulation of wimax_top."""
+    idx = [i for i, r in enumerate(requests) if r.job is not None]
+    results = []
+    where: list[int] = []
+    if idx:
+        cmds, where = plan([requests[i].job for i in idx])
+        results = session.simulate(target_for(engine), simulator, cmds)["results"]
+    res_of = {i: results[w] for i, w in zip(idx, where)}
+    outs = []
+    for i, r in enumerate(requests):
+        try:
+            outs.append(result_for(r, res_of.get(i)))
+        except (ValueError, KeyError) as e:
+            raise SimError(f"unexpected response of the wimax simulation: {e}") from None
+    return outs

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+// axis_realign: AXI4-Stream byte realigner (packer) for the protocol front ends
+// (docs/wimax.md, "The realigner").
+//
+// Every input beat carries a contiguous run of bytes anywhere in the beat: its tkeep is a
+// run of ones (lanes a .. b-1, possibly empty: tkeep = 0). The output carries the same
+// bytes, in order, packed from lane 0: every output beat of a frame is full except the
+// last one (tlast), whose tkeep is a run of the low lanes. Lanes without tkeep are 0.
+// A front end uses it to drop bytes (present a beat with the lanes to drop masked off,
+// e.g. a header in front of an engine segment), to insert bytes (present a prefix as a
+// beat of its own: header, PN) and to append bytes (a suffix beat: an ICV), in any mix,
+// at one beat per clock.
+//
+// Frames: s_tlast ends the output frame; an input frame that carries no byte at all
+// produces no output beat. s_tuser is ORed over the input frame and presented on its last
+// output beat (m_tuser; 0 on the others): a "this frame failed" flag.
+//
+// Timing: one input beat per clock while m_tready is high. The first output beat of a
+// frame leaves once more than BYTES bytes (or the input's tlast) have arrived, so a frame
+// whose input is aligned costs one beat of latency; an input tlast beat that leaves more
+// than BYTES bytes takes one extra clock (s_tready low for one cycle) to flush the rest.
+// s_tready = (!m_tvalid || m_tready) && !flushing: a combinational path from m_tready.
+// busy is high while any byte of a frame is inside (carry or output register).
+//
+// Parameters
+//   BYTES : bytes per beat, 2 .. 64 (default 16: 128-bit beats); any value in the range
+//           (not only powers of 2)
+// Ports
+//   clk, rst                           : clock, synchronous active-high reset (drops a
+//                                        frame in progress)
+//   s_tvalid/tready/tdata/tkeep/tlast/tuser : input (tkeep a contiguous run, see above)
+//   m_tvalid/tready/tdata/tkeep/tlast/tuser : packed output
+//   busy                               : bytes of a frame are held (carry or output)
+`timescale 1ns / 1ps
+`default_nettype none
+`include "aesip_check.vh"
+module axis_realign #(
+    parameter BYTES = 16
+) (
+    input  wire               clk,
+    input  wire               rst,
+    input  wire               s_tvalid,
+    output wire               s_tready,
+    input  wire [8*BYTES-1:0] s_tdata,
+    input  wire [BYTES-1:0]   s_tkeep,
+    input  wire               s_tlast,
+    input  wire               s_tuser,
+    output reg                m_tvalid,
+    input  wire               m_tready,
+    output reg  [8*BYTES-1:0] m_tdata,
+    output reg  [BYTES-1:0]   m_tkeep,
+    output reg                m_tlast,
+    output reg                m_tuser,
+    output wire               busy
+);
+    generate
+        `AESIP_CHECK(BYTES >= 2 && BYTES <= 64, axis_realign_BYTES_not_2_to_64,
+                     "axis_realign: BYTES must be 2 .. 64")
+    endgenerate
+
+    localparam integer CW = $clog2(BYTES + 1);   // counts 0 .. BYTES
+    localparam integer W = 8 * BYTES;
+    localparam [CW:0] FULL = BYTES[CW:0];
+
+    reg [W-1:0]  carry;      // bytes 0 .. ccnt-1 of the frame not yet sent; above: 0
+    reg [CW-1:0] ccnt;       // 0 .. BYTES
+    reg          flush;      // a tlast beat left bytes in carry: send them next
+    reg          user_acc;   // OR of s_tuser over the frame so far
+
+    // ---------------------------------------------------------------- input normalization
+    reg [CW-1:0] a_lo;       // lowest kept lane
+    reg [CW-1:0] n_in;       // kept lanes
+    reg [W-1:0]  in_mask;    // bytes 0 .. n_in-1
+    integer i;
+    always @(*) begin
+        a_lo = {CW{1'b0}};
+        n_in = {CW{1'b0}};
+        for (i = BYTES - 1; i >= 0; i = i - 1)
+            if (s_tkeep[i]) a_lo = i[CW-1:0];
+        for (i = 0; i < BYTES; i = i + 1)
+            n_in = n_in + {{(CW-1){1'b0}}, s_tkeep[i]};
+        for (i = 0; i < BYTES; i = i + 1)
+            in_mask[8*i +: 8] = (i < n_in) ? 8'hff : 8'h00;
+    end
+    wire [W-1:0]   norm = (s_tdata >> {a_lo, 3'b000}) & in_mask;
+    wire [2*W-1:0] comb = {{W{1'b0}}, carry} | ({{W{1'b0}}, norm} << {ccnt, 3'b000});
+    wire [CW:0]    total = {1'b0, ccnt} + {1'b0, n_in};
+    wire [CW:0]    rest_w = total - FULL;   // used only when total > BYTES: 1 .. BYTES
+    wire [CW-1:0]  rest = rest_w[CW-1:0];
+    wire           unused_rest = rest_w[CW];
+
+    function [BYTES-1:0] low_lanes(input [CW:0] n);
+        integer k;
+        begin
+            for (k = 0; k < BYTES; k = k + 1)
+                low_lanes[k] = (k < n);
+        end
+    endfunction
+
+    wire out_free = !m_tvalid || m_tready;
+    assign s_tready = out_free && !flush;
+    wire take = s_tvalid && s_tready;
+    assign busy = m_tvalid || flush || (ccnt != {CW{1'b0}});
+
+    always @(posedge clk) begin
+        if (rst) begin
+            m_tvalid <= 1'b0;
+            m_tdata  <= {W{1'b0}};
+            m_tkeep  <= {BYTES{1'b0}};
+            m_tlast  <= 1'b0;
+            m_tuser  <= 1'b0;
+            carry    <= {W{1'b0}};
+            ccnt     <= {CW{1'b0}};
+            flush    <= 1'b0;
+            user_acc <= 1'b0;
+        end else begin
+            if (m_tvalid && m_tready)
+                m_tvalid <= 1'b0;
+            if (flush && out_free) begin
+                // the rest of a frame whose tlast beat overflowed one output beat
+                m_tvalid <= 1'b1;
+                m_tdata  <= carry;
+                m_tkeep  <= low_lanes({1'b0, ccnt});
+                m_tlast  <= 1'b1;
+                m_tuser  <= user_acc;
+                carry    <= {W{1'b0}};
+                ccnt     <= {CW{1'b0}};
+                flush    <= 1'b0;
+                user_acc <= 1'b0;
+            end else if (take) begin
+                if (total > FULL) begin
+                    // a full beat leaves; the rest stays (and is flushed after a tlast)
+                    m_tvalid <= 1'b1;
+                    m_tdata  <= comb[W-1:0];
+                    m_tkeep  <= {BYTES{1'b1}};
+                    m_tlast  <= 1'b0;
+                    m_tuser  <= 1'b0;
+                    carry    <= comb[2*W-1:W];
+                    ccnt     <= rest;
+                    flush    <= s_tlast;
+                    user_acc <= user_acc | s_tuser;
+                end else if (s_tlast) begin
+                    // the frame ends within one beat (no beat at all for an empty frame)
+                    m_tvalid <= (total != {(CW+1){1'b0}});
+                    m_tdata  <= comb[W-1:0];
+                    m_tkeep  <= low_lanes(total);
+                    m_tlast  <= 1'b1;
+                    m_tuser  <= user_acc | s_tuser;
+                    carry    <= {W{1'b0}};
+                    ccnt     <= {CW{1'b0}};
+                    user_acc <= 1'b0;
+                end else begin
+                    // up to a full beat is held until more bytes or tlast arrive (a full
+                    // beat too: only tlast can tell whether it is the frame's last)
+                    carry    <= comb[W-1:0];
+                    ccnt     <= total[CW-1:0];
+                    user_acc <= user_acc | s_tuser;
+                end
+            end
+        end
+    end
+endmodule
+`default_nettype wire
