@@ -187,8 +187,11 @@ class Job:
         self.top = synth_top(design)
         self.sources = [_rel(p) for p in synth_sources(design)]
         # every RTL file `includes the parameter checks (rtl/common/aesip_check.vh); the
-        # mode engines also their headers (rtl/modes)
-        self.includes = [_rel(p) for p in rtl.includes()]
+        # mode engines also their headers (rtl/modes). Those are hashed for every design;
+        # a front end's header (rtl/proto) only for the designs built from rtl/proto.
+        proto = any(s.startswith("rtl/proto/") for s in self.sources)
+        self.includes = [_rel(p) for p in rtl.includes()
+                         if proto or not _rel(p).startswith("rtl/proto/")]
         self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
         self.dir = OUT / f"{design}-{variant}-{target}"
 
