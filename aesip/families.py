@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, runreq
+from aesip import aes_run, runreq, tdea_run
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,11 @@ class Family:
 
 AES = Family("aes", runreq.OPS, runreq.aes_job, aes_run.execute)
 
-FAMILIES: list[Family] = [AES]
+# TDEA ECB/CBC on tdea_mode_engine (docs/tdea.md; --engine pipe/multi: tdea_pipe,
+# iter32/iter128: tdea_iter)
+TDEA = Family("tdea", tdea_run.OPS, tdea_run.job, tdea_run.execute)
+
+FAMILIES: list[Family] = [AES, TDEA]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"
