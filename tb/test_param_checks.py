@@ -48,6 +48,10 @@ BAD = [
      "tdea_pipe_RND_REGS_not_1_or_2", "tdea_pipe: RND_REGS must be 1 or 2"),
     ("tdea-iter-slotw0", "tdea_iter", rtl.core_sources("tdea-iter"), {"SLOT_W": 0},
      "tdea_iter_SLOT_W_below_1", "tdea_iter: SLOT_W must be >= 1"),
+    ("tdea-engine-core-unknown", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter32"},
+     "tdea_mode_engine_CORE_unknown", "tdea_mode_engine: CORE must be iter or pipe"),
+    ("tdea-engine-inflaw9", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"INFL_AW": 9},
+     "tdea_mode_engine_INFL_AW_not_1_to_8", "tdea_mode_engine: INFL_AW must be 1 .. 8"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -58,6 +62,7 @@ GOOD = [
     ("aes_core", rtl.sources(rtl.CORES["iter128"][1] + ["cores/aes_core.v"])),
     ("tdea_pipe", rtl.core_sources("tdea-pipe")),
     ("tdea_iter", rtl.core_sources("tdea-iter")),
+    (rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources()),
 ]
 
 
