@@ -283,6 +283,9 @@ async def test_timing(dut):
     figures are logged."""
     drv = await start(dut)
     core = core_of(dut)
+    prm = dut_params(dut, ("INFL_AW", "BUF_AW"))
+    # the bounds hold when the pipe can stream (>= 49 blocks in flight, output buffer >= 4)
+    check = prm["INFL_AW"] >= 6 and prm["BUF_AW"] >= 2
     key = test_rng().randbytes(24)
     await drv.load_key(0, key)
     for op in TDEA_OPS:
@@ -294,8 +297,10 @@ async def test_timing(dut):
             t = drv.cycle - t0
             out, _ = await drv.output()
             assert err == 0 and out == expect(p, key).data
-            dut._log.info("timing CORE=%s %s %d blocks: %d cycles", core, op, m, t)
-            assert t <= timing_bound(core, op, m), f"{op} {m} blocks: {t} cycles > {timing_bound(core, op, m)}"
+            dut._log.info("timing CORE=%s %s %d blocks: %d cycles%s", core, op, m, t, "" if check else
+                          f" (INFL_AW={prm['INFL_AW']}, BUF_AW={prm['BUF_AW']}: bound not checked)")
+            assert not check or t <= timing_bound(core, op, m), \
+                f"{op} {m} blocks: {t} cycles > {timing_bound(core, op, m)}"
 
 
 FUNCTIONAL = ["test_cavp_ecb", "test_cavp_cbc", "test_random", "test_bad_input", "test_zeroize", "test_timing"]
@@ -307,12 +312,13 @@ def case(simulator: str, parameters: dict, tests: list[str], env: dict):
 
 # Every CAVP record on Verilator with each core (the pipe streams ECB and CBC decryption;
 # tdea_iter takes 48 clocks per block), a sample on Icarus; each case its own build.
+# The Icarus case also runs the smallest buffers (a 2-beat output buffer, 4 blocks in
+# flight, 2 key slots), where backpressure reaches the core at once.
 CASES = [
     case("verilator", {"CORE": "pipe"}, FUNCTIONAL, {"AESIP_KAT": "all", "AESIP_NRAND": "200"}),
     case("verilator", {"CORE": "iter"}, FUNCTIONAL, {"AESIP_KAT": "all", "AESIP_NRAND": "60"}),
-    case("verilator", {"CORE": "pipe", "SLOT_W": 1, "BUF_AW": 1, "INFL_AW": 2}, ["test_random", "test_bad_input"],
-         {"AESIP_NRAND": "80"}),
-    case("icarus", {"CORE": "pipe"}, FUNCTIONAL, {"AESIP_KAT": "20", "AESIP_NRAND": "20"}),
+    case("icarus", {"CORE": "pipe", "SLOT_W": 1, "BUF_AW": 1, "INFL_AW": 2}, FUNCTIONAL,
+         {"AESIP_KAT": "20", "AESIP_NRAND": "25"}),
 ]
 
 
