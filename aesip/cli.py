@@ -53,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "per request line, in order.")
     _add_sim_args(r, "pipe", choices=rtl.RUN_ENGINES,
                   what="block core the mode engine aes_mode_engine is built on (CORE parameter), "
-                  f"or {rtl.MULTI_ENGINE!r}: the multi-lane engine aes_mode_multi on aes_pipe")
+                  f"or {rtl.MULTI_ENGINE!r}: the multi-lane engine aes_mode_multi on aes_pipe; the "
+                  "TDEA ops run on tdea_mode_engine with tdea_pipe (pipe, multi) or tdea_iter "
+                  "(iter32, iter128)")
     r.add_argument("-i", "--input", metavar="IN.jsonl", help="requests (default: stdin)")
     r.add_argument("-o", "--output", metavar="OUT.jsonl", help="results (default: stdout)")
 

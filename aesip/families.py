@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, runreq, wimax_run
+from aesip import aes_run, runreq, tdea_run, wimax_run
 
 
 @dataclass(frozen=True)
@@ -26,9 +26,14 @@ class Family:
 
 AES = Family("aes", runreq.OPS, runreq.aes_job, aes_run.execute)
 
+# TDEA ECB/CBC on tdea_mode_engine (docs/tdea.md; --engine pipe/multi: tdea_pipe,
+# iter32/iter128: tdea_iter)
+TDEA = Family("tdea", tdea_run.OPS, tdea_run.job, tdea_run.execute)
+
+# IEEE 802.16e PDU protection on the wimax_fe front end (docs/wimax.md)
 WIMAX = Family("wimax", wimax_run.OPS, wimax_run.job, wimax_run.execute)
 
-FAMILIES: list[Family] = [AES, WIMAX]
+FAMILIES: list[Family] = [AES, TDEA, WIMAX]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"

@@ -76,6 +76,14 @@ def validate(spec: dict) -> None:
                 raise ValueError(f"{iname}: errors.width differs from the status beat's err field")
 
 
+DEFAULT_FAMILY = "aes"
+
+
+def _family(op: dict) -> str:
+    """The engine family of an op (its `family` field, default aes)."""
+    return op.get("family", DEFAULT_FAMILY)
+
+
 def _reserved(f: dict) -> bool:
     return f["name"].startswith("rsvd")
 
@@ -237,12 +245,22 @@ def python_module(spec: dict, iname: str = IFACE) -> str:
         "# op codes (command beat field op)",
     ]
     out += [f"OP_{c['name']} = {c['code']}" for c in ops]
-    out += ["", "# engine op name -> op code", "OPS = {"]
+    # ops by engine family (field `family`, default aes): OPS / CLI_OPS are the AES
+    # engines' ops, <FAMILY>_OPS / <FAMILY>_CLI_OPS those of another family's engine
+    fams = list(dict.fromkeys(_family(c) for c in ops))
+    for fam in fams:
+        pre = "" if fam == DEFAULT_FAMILY else fam.upper() + "_"
+        fops = [c for c in ops if _family(c) == fam]
+        label = f" ({fam} family)" if len(fams) > 1 else ""
+        out += ["", f"# engine op name -> op code{label}", f"{pre}OPS = {{"]
+        out += [f"    {c['op']!r}: {c['code']}," for c in fops]
+        out += ["}", "", f"# CLI op (`aesip run`) -> engine op name{label}", f"{pre}CLI_OPS = {{"]
+        out += [f"    {cli!r}: {c['op']!r}," for c in fops for cli in c["cli"]]
+        out.append("}")
+    out += ["", "# every engine op name -> op code (all families)", "ALL_OPS = {"]
     out += [f"    {c['op']!r}: {c['code']}," for c in ops]
     out += ["}", "", "# op code -> description", "OP_DESCRIPTIONS = {"]
     out += [f"    {c['code']}: {c['description']!r}," for c in ops]
-    out += ["}", "", "# CLI op (`aesip run`) -> engine op name", "CLI_OPS = {"]
-    out += [f"    {cli!r}: {c['op']!r}," for c in ops for cli in c["cli"]]
     out += ["}", "", "# error codes (status beat field err)"]
     out += [f"ERR_{c['name']} = {c['code']}" for c in errs]
     out += ["", "# error code -> name", "ERROR_NAMES = {"]

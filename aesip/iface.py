@@ -19,8 +19,12 @@ OP_CTR = 4
 OP_CBC_MAC = 5
 OP_CCM_ENC = 6
 OP_CCM_DEC = 7
+OP_TDEA_ECB_ENC = 8
+OP_TDEA_ECB_DEC = 9
+OP_TDEA_CBC_ENC = 10
+OP_TDEA_CBC_DEC = 11
 
-# engine op name -> op code
+# engine op name -> op code (aes family)
 OPS = {
     'ecb-encrypt': 0,
     'ecb-decrypt': 1,
@@ -30,6 +34,49 @@ OPS = {
     'cbc-mac': 5,
     'ccm-encrypt': 6,
     'ccm-decrypt': 7,
+}
+
+# CLI op (`aesip run`) -> engine op name (aes family)
+CLI_OPS = {
+    'encrypt': 'ecb-encrypt',
+    'decrypt': 'ecb-decrypt',
+    'cbc-encrypt': 'cbc-encrypt',
+    'cbc-decrypt': 'cbc-decrypt',
+    'ctr': 'ctr',
+    'ccm-encrypt': 'ccm-encrypt',
+    'ccm-decrypt': 'ccm-decrypt',
+}
+
+# engine op name -> op code (tdea family)
+TDEA_OPS = {
+    'tdea-ecb-encrypt': 8,
+    'tdea-ecb-decrypt': 9,
+    'tdea-cbc-encrypt': 10,
+    'tdea-cbc-decrypt': 11,
+}
+
+# CLI op (`aesip run`) -> engine op name (tdea family)
+TDEA_CLI_OPS = {
+    'tdea-encrypt': 'tdea-ecb-encrypt',
+    'tdea-decrypt': 'tdea-ecb-decrypt',
+    'tdea-cbc-encrypt': 'tdea-cbc-encrypt',
+    'tdea-cbc-decrypt': 'tdea-cbc-decrypt',
+}
+
+# every engine op name -> op code (all families)
+ALL_OPS = {
+    'ecb-encrypt': 0,
+    'ecb-decrypt': 1,
+    'cbc-encrypt': 2,
+    'cbc-decrypt': 3,
+    'ctr': 4,
+    'cbc-mac': 5,
+    'ccm-encrypt': 6,
+    'ccm-decrypt': 7,
+    'tdea-ecb-encrypt': 8,
+    'tdea-ecb-decrypt': 9,
+    'tdea-cbc-encrypt': 10,
+    'tdea-cbc-decrypt': 11,
 }
 
 # op code -> description
@@ -42,17 +89,10 @@ OP_DESCRIPTIONS = {
     5: 'CBC-MAC (no output beats; the MAC is the status value)',
     6: 'CCM generation-encryption',
     7: 'CCM decryption-verification',
-}
-
-# CLI op (`aesip run`) -> engine op name
-CLI_OPS = {
-    'encrypt': 'ecb-encrypt',
-    'decrypt': 'ecb-decrypt',
-    'cbc-encrypt': 'cbc-encrypt',
-    'cbc-decrypt': 'cbc-decrypt',
-    'ctr': 'ctr',
-    'ccm-encrypt': 'ccm-encrypt',
-    'ccm-decrypt': 'ccm-decrypt',
+    8: 'TDEA ECB encrypt (tdea_mode_engine; 8-byte blocks)',
+    9: 'TDEA ECB decrypt (tdea_mode_engine)',
+    10: 'TDEA CBC encrypt (tdea_mode_engine; IV in iv bytes 0..7)',
+    11: 'TDEA CBC decrypt (tdea_mode_engine; IV in iv bytes 0..7)',
 }
 
 # error codes (status beat field err)
@@ -84,13 +124,13 @@ ERROR_NAMES = {
 # error code -> description
 ERROR_DESCRIPTIONS = {
     0: '',
-    1: 'unknown op, reserved bits set, or `cut` with an op other than CCM decrypt',
+    1: 'unknown op (for the engine: the AES engines take codes 0..7, tdea_mode_engine 8..11), reserved bits set, or `cut` with an op other than CCM decrypt',
     2: 'CCM nonce length outside 7..13',
     3: 'CCM tag length not in {0, 4, 6, …, 16} (0 = CCM* encryption only)',
-    4: 'payload too long for the L-byte length field (p ≥ 2^(8L)); a length ≥ 2^LEN_W; AAD on a non-CCM op; ECB/CBC/CBC-MAC payload not a multiple of 16',
+    4: 'payload too long for the L-byte length field (p ≥ 2^(8L)); a length ≥ 2^LEN_W; AAD on a non-CCM op; ECB/CBC/CBC-MAC payload not a multiple of 16; TDEA payload not a multiple of 8',
     5: 'store-and-forward CCM decryption (tag length > 0) with a payload larger than the output buffer',
     6: "a data beat's `tlast` or `tkeep` disagrees with the command's lengths",
-    7: 'slot index out of range, or the slot holds no usable key (never loaded, zeroized, illegal length, a key larger than `NR_MAX`); or a core reported a key error during the packet (fail-closed abort, see "Security")',
+    7: 'slot index out of range, or the slot holds no usable key (never loaded, zeroized, illegal length: AES 16/24/32 bytes, TDEA 24 or 16; a key larger than `NR_MAX`); or a core reported a key error during the packet (fail-closed abort, see "Security")',
     8: 'CCM tag mismatch (never with t = 0)',
     9: 'the packet was aborted by `zeroize`',
 }

@@ -37,6 +37,17 @@ def tdea_ecb(key: bytes, data: bytes, dec: bool) -> bytes:
     return x.update(data) + x.finalize()
 
 
+def tdea_cbc(key: bytes, iv: bytes, data: bytes, dec: bool) -> bytes:
+    """TDEA (3DES) CBC (SP 800-38A) over whole 8-byte blocks, keying option 1 or 2."""
+    from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
+
+    if len(key) == 16:
+        key = key + key[:8]
+    c = Cipher(TripleDES(key), modes.CBC(iv))
+    x = c.decryptor() if dec else c.encryptor()
+    return x.update(data) + x.finalize()
+
+
 def fips197_sbox() -> list[int]:
     """S-box computed from its definition in FIPS-197 Section 5.1.1: multiplicative
     inverse in GF(2^8) mod x^8+x^4+x^3+x+1 followed by the affine transformation."""

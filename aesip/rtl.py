@@ -117,6 +117,22 @@ def multi_sources(core: str = "pipe") -> list[Path]:
     return sources(CORES[core][1] + MULTI)
 
 
+# TDEA ECB/CBC (rtl/modes/tdea_mode_engine.v, docs/tdea.md): one TDEA block core behind
+# the mode engines' command/status interface. Its CORE parameter: "pipe" (tdea_pipe) or
+# "iter" (tdea_iter); `aesip run --engine` maps pipe and multi to "pipe", iter32 and
+# iter128 to "iter" (TDEA_ENGINE_CORE).
+TDEA_ENGINE_TOP = "tdea_mode_engine"
+TDEA_ENGINE_CORES = {"pipe": "tdea-pipe", "iter": "tdea-iter"}
+TDEA_ENGINE = ["modes/axis_commit_fifo.v", "modes/tdea_mode_engine.v"]
+TDEA_ENGINE_CORE = {"pipe": "pipe", "multi": "pipe", "iter32": "iter", "iter128": "iter"}
+
+
+def tdea_engine_sources(core: str = "iter") -> list[Path]:
+    """Absolute paths of tdea_mode_engine on TDEA core `core` ("pipe" or "iter", its CORE
+    parameter)."""
+    return [RTL / f for f in TDEA_CORES[TDEA_ENGINE_CORES[core]][1] + TDEA_ENGINE]
+
+
 # `aesip run --engine` values: a block core name (aes_mode_engine built on that core) or
 # MULTI_ENGINE (aes_mode_multi on aes_pipe, as aesip.session.multi_target builds it)
 MULTI_ENGINE = "multi"

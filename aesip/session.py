@@ -9,7 +9,8 @@ plans the work and checks the results):
                          executor aesip.tb.cli_tb (block-core records of `bench`, part 1 of `demo`);
   * engine_target(core): the mode engine aes_mode_engine on that block core, executor
                          aesip.tb.engine_cli_tb (`run`, the CCM parts of `bench` and `demo`);
-  * multi_target(core):  the multi-lane mode engine aes_mode_multi, same executor.
+  * multi_target(core):  the multi-lane mode engine aes_mode_multi, same executor;
+  * tdea_target(engine): the TDEA mode engine tdea_mode_engine, same executor.
 
 Builds are cached per user (build_base()) and serialized with a lock per build
 directory, so concurrent invocations are safe. Compiler and simulator output goes to log
@@ -78,6 +79,17 @@ def multi_target(core: str = "pipe", lanes: int = MULTI_LANES, in_aw: int = MULT
     c = core_param(core)
     return SimTarget(core, rtl.MULTI_TOP, rtl.multi_sources(c),
                      {"CORE": c, "SLOT_W": ENGINE_SLOT_W, "LANES": lanes, "IN_AW": in_aw}, ENGINE_TB_MODULE)
+
+
+def tdea_target(engine: str) -> SimTarget:
+    """tdea_mode_engine (rtl/modes/tdea_mode_engine.v) for an `aesip run --engine` value:
+    pipe and multi -> CORE "pipe" (tdea_pipe), iter32 and iter128 -> CORE "iter"
+    (tdea_iter) (aesip.rtl.TDEA_ENGINE_CORE); same executor as the AES engines."""
+    if engine not in rtl.TDEA_ENGINE_CORE:
+        raise UsageError(f"unknown engine {engine!r} (choose from {', '.join(rtl.TDEA_ENGINE_CORE)})")
+    c = rtl.TDEA_ENGINE_CORE[engine]
+    return SimTarget(rtl.TDEA_ENGINE_CORES[c], rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources(c),
+                     {"CORE": c, "SLOT_W": ENGINE_SLOT_W}, ENGINE_TB_MODULE)
 
 
 def _known(core: str) -> None:

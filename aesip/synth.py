@@ -97,19 +97,30 @@ for _design, _core in MODE_ENGINE_DESIGNS.items():
 # per lane) and with the 16 lanes that `aesip bench` measures.
 MULTI_DESIGN = "ccm-multi-pipe"
 VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
+# tdea_mode_engine (TDEA ECB/CBC, rtl/modes/tdea_mode_engine.v, docs/tdea.md) on each TDEA
+# core: designs "tdea-modes-iter" / "tdea-modes-pipe", defaults otherwise (SLOT_W=2,
+# LEN_W=32, BUF_AW=6, INFL_AW=6).
+TDEA_ENGINE_DESIGNS = {f"tdea-modes-{c}": c for c in rtl.TDEA_ENGINE_CORES}
+for _design, _core in TDEA_ENGINE_DESIGNS.items():
+    VARIANTS[_design] = {"default": {"CORE": _core}}
 # every synthesis design, in the order of the published table
-DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(rtl.TDEA_CORE_NAMES)
+DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(rtl.TDEA_CORE_NAMES) \
+    + list(TDEA_ENGINE_DESIGNS)
 
 
 def synth_top(design: str) -> str:
     if design == MULTI_DESIGN:
         return rtl.MULTI_TOP
+    if design in TDEA_ENGINE_DESIGNS:
+        return rtl.TDEA_ENGINE_TOP
     return rtl.MODE_ENGINE_TOP if design in MODE_ENGINE_DESIGNS else rtl.core_top(design)
 
 
 def synth_sources(design: str) -> list[Path]:
     if design == MULTI_DESIGN:
         return rtl.multi_sources("pipe")
+    if design in TDEA_ENGINE_DESIGNS:
+        return rtl.tdea_engine_sources(TDEA_ENGINE_DESIGNS[design])
     if design in MODE_ENGINE_DESIGNS:
         return rtl.mode_engine_sources(MODE_ENGINE_DESIGNS[design])
     return rtl.core_sources(design)

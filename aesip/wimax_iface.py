@@ -20,16 +20,22 @@ OPS = {
     'wimax-decrypt': 1,
 }
 
-# op code -> description
-OP_DESCRIPTIONS = {
-    0: 'protect a plaintext PDU (EC = 0 in)',
-    1: 'verify and decrypt a protected PDU (EC = 1 in)',
-}
-
 # CLI op (`aesip run`) -> engine op name
 CLI_OPS = {
     'wimax-encrypt': 'wimax-encrypt',
     'wimax-decrypt': 'wimax-decrypt',
+}
+
+# every engine op name -> op code (all families)
+ALL_OPS = {
+    'wimax-encrypt': 0,
+    'wimax-decrypt': 1,
+}
+
+# op code -> description
+OP_DESCRIPTIONS = {
+    0: 'protect a plaintext PDU (EC = 0 in)',
+    1: 'verify and decrypt a protected PDU (EC = 1 in)',
 }
 
 # error codes (status beat field err)

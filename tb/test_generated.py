@@ -47,7 +47,7 @@ def test_spec_rejects_overlap():
 
 def test_beat_widths_match_rtl_ports():
     """The beat widths of the spec are the widths of the RTL ports that carry them."""
-    for name in ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane"):
+    for name in ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane", "tdea_mode_engine"):
         text = (RTL / "modes" / f"{name}.v").read_text()
         for port, width in (("s_axis_cmd_tdata", iface.CMD_W), ("m_axis_sts_tdata", iface.STS_W)):
             m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
@@ -81,3 +81,12 @@ def test_wimax_beat_widths_match_rtl_ports():
         for port, width in (("s_axis_cmd_tdata", wimax_iface.CMD_W), ("m_axis_sts_tdata", wimax_iface.STS_W)):
             m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
             assert m and int(m.group(1)) + 1 == width, (name, port)
+
+
+def test_tdea_ops_family():
+    """The TDEA ops are their own family: not among the AES engines' ops (which answer
+    them with OP), every code in ALL_OPS, their CLI ops those of the contract."""
+    assert set(iface.TDEA_OPS).isdisjoint(iface.OPS)
+    assert {**iface.OPS, **iface.TDEA_OPS} == iface.ALL_OPS
+    assert min(iface.TDEA_OPS.values()) > max(iface.OPS.values())
+    assert set(iface.TDEA_CLI_OPS) == {"tdea-encrypt", "tdea-decrypt", "tdea-cbc-encrypt", "tdea-cbc-decrypt"}

@@ -169,6 +169,8 @@ MODE_CASES = [
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128"}, id="wimax"),
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "MULTI": 1}, id="wimax-multi"),
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5}, id="realign-bytes5"),
+    pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter"}, id="tdea-engine-iter"),
+    pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("pipe"), {"CORE": "pipe"}, id="tdea-engine-pipe"),
 ]
 
 
@@ -202,6 +204,7 @@ def test_rtl_lists_exist():
     listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES)
     listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     listed |= set(rtl.WIMAX) | set(rtl.PROTO_INCLUDES)
+    listed |= set(rtl.TDEA_ENGINE)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -233,6 +236,7 @@ FUSESOC_CORES = {
     "tdea_common": ROOT / "aesip_tdea_common.core",
     "wimax": ROOT / "aesip_wimax.core",
     **{core: ROOT / f"aesip_{core.replace('-', '_')}.core" for core in rtl.TDEA_CORE_NAMES},
+    "tdea_modes": ROOT / "aesip_tdea_modes.core",
 }
 
 
@@ -270,6 +274,13 @@ def test_fusesoc_core_files(name: str):
         expected = ["rtl/" + f for f in rtl.TDEA_COMMON]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         assert "aesip:aesip:common" in deps, f"{path.name} must depend on aesip:aesip:common"
+    elif name == "tdea_modes":
+        expected = ["rtl/" + f for f in rtl.TDEA_ENGINE if f not in rtl.MODES]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        for dep in ("modes", "tdea_pipe", "tdea_iter"):
+            assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
+        assert re.search(rf"^\s*toplevel\s*:\s*{rtl.TDEA_ENGINE_TOP}\s*$", text, re.M), \
+            f"{path.name}: toplevel must be {rtl.TDEA_ENGINE_TOP}"
     elif name in rtl.TDEA_CORES:
         expected = ["rtl/" + f for f in rtl.TDEA_CORES[name][1] if f not in rtl.TDEA_COMMON]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

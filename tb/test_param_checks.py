@@ -52,6 +52,10 @@ BAD = [
      "axis_realign_BYTES_not_2_to_64", "axis_realign: BYTES must be 2 .. 64"),
     ("wimax-multi2", rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"MULTI": 2},
      "wimax_top_MULTI_not_0_or_1", "wimax_top: MULTI must be 0 or 1"),
+    ("tdea-engine-core-unknown", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter32"},
+     "tdea_mode_engine_CORE_unknown", "tdea_mode_engine: CORE must be iter or pipe"),
+    ("tdea-engine-inflaw9", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"INFL_AW": 9},
+     "tdea_mode_engine_INFL_AW_not_1_to_8", "tdea_mode_engine: INFL_AW must be 1 .. 8"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -64,6 +68,7 @@ GOOD = [
     ("tdea_iter", rtl.core_sources("tdea-iter")),
     (rtl.REALIGN_TOP, rtl.realign_sources()),
     (rtl.WIMAX_TOP, rtl.wimax_sources()),
+    (rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources()),
 ]
 
 

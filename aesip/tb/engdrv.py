@@ -35,7 +35,7 @@ class Packet:
     beats: list | None = None  # explicit (tdata bytes, tkeep list, tlast) beats
 
     def command(self) -> bytes:
-        op = OPS[self.op] if self.raw_op is None else self.raw_op
+        op = iface.ALL_OPS[self.op] if self.raw_op is None else self.raw_op
         nlen = len(self.iv) if self.nonce_len is None else self.nonce_len
         alen = len(self.aad) if self.aad_len is None else self.aad_len
         plen = len(self.data) if self.data_len is None else self.data_len
@@ -47,8 +47,9 @@ class Packet:
             iv=int.from_bytes(self.iv[:16].ljust(16, b"\0"), "little"),
             tag=int.from_bytes(self.rtag[:16].ljust(16, b"\0"), "little"))
 
-    def frame(self) -> AxiStreamFrame | None:
-        """AAD beats then payload beats, each segment starting on a beat boundary."""
+    def frame(self, beat: int = 16) -> AxiStreamFrame | None:
+        """AAD beats then payload beats, each segment starting on a beat boundary
+        (`beat` bytes per beat: 16 on the AES engines, 8 on tdea_mode_engine)."""
         if self.beats is not None:
             data, keep = b"", []
             for d, k, _ in self.beats:
@@ -57,7 +58,7 @@ class Packet:
             return AxiStreamFrame(tdata=data, tkeep=keep) if data else None
 
         def seg(b: bytes):
-            n = (len(b) + 15) // 16 * 16
+            n = (len(b) + beat - 1) // beat * beat
             return b.ljust(n, b"\0"), [1] * len(b) + [0] * (n - len(b))
 
         ad, ak = seg(self.aad)
@@ -88,6 +89,7 @@ class EngineDriver:
         for x in (self.cmd, self.src, self.out, self.sts):
             x.log.setLevel("WARNING")
         self.cycle = 0
+        self.beat = len(dut.s_axis_tkeep)   # bytes per data beat
 
     async def start(self) -> None:
         dut = self.dut
@@ -120,7 +122,7 @@ class EngineDriver:
 
     async def submit(self, pkt: Packet) -> None:
         await self.cmd.send(AxiStreamFrame(tdata=pkt.command()))
-        f = pkt.frame()
+        f = pkt.frame(self.beat)
         if f is not None:
             await self.src.send(f)
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""cocotb module that the `aesip` CLI runs inside the simulator for the mode engine
-(rtl/modes/aes_mode_engine.v, docs/mode_engine.md): `aesip run`, the CCM part of
+"""cocotb module that the `aesip` CLI runs inside the simulator for the mode engines
+(rtl/modes/aes_mode_engine.v, aes_mode_multi.v, docs/mode_engine.md; and
+tdea_mode_engine.v, docs/tdea.md, with 8-byte data beats): `aesip run`, the CCM part of
 `aesip bench` and of `aesip demo`.
 
 It is a plain command executor: the host side plans the packets and key loads and

@@ -16,6 +16,10 @@ localparam [3:0] OP_CTR = 4'd4;  // ctr
 localparam [3:0] OP_CBC_MAC = 4'd5;  // cbc-mac
 localparam [3:0] OP_CCM_ENC = 4'd6;  // ccm-encrypt
 localparam [3:0] OP_CCM_DEC = 4'd7;  // ccm-decrypt
+localparam [3:0] OP_TDEA_ECB_ENC = 4'd8;  // tdea-ecb-encrypt
+localparam [3:0] OP_TDEA_ECB_DEC = 4'd9;  // tdea-ecb-decrypt
+localparam [3:0] OP_TDEA_CBC_ENC = 4'd10;  // tdea-cbc-encrypt
+localparam [3:0] OP_TDEA_CBC_DEC = 4'd11;  // tdea-cbc-decrypt
 
 // error codes (status beat field err)
 localparam [7:0] ERR_OK = 8'd0;

@@ -16,7 +16,7 @@ from cocotb.triggers import ClockCycles
 
 from aesip import ref, sim
 from aesip.tb.seed import test_rng
-from tb.tdea.tdea_generic import GENERIC, KEY_SIZES, run_tdea, start, zeroize_in_stream
+from tb.tdea.tdea_generic import GENERIC, KEY_SIZES, expected_timing, run_tdea, start, zeroize_in_stream
 
 
 @cocotb.test()
@@ -59,7 +59,10 @@ async def test_zeroize_in_stream(dut):
     rng = test_rng()
     drv, errors = await start(dut)
     n = int(os.environ.get("AESIP_NBLOCKS", "400"))
-    await zeroize_in_stream(dut, rng, drv, n, (n // 3, n // 2))
+    # the pulse falls after the first results have left (latency 48 x RND_REGS) and while
+    # blocks still stream (at most n // 2 blocks later): the cut is strictly inside
+    lat, _ = expected_timing(dut)
+    await zeroize_in_stream(dut, rng, drv, n, (lat + 5, lat + n // 2))
     key = rng.randbytes(16)
     await drv.load_key(0, key)
     blk = rng.randbytes(8)
