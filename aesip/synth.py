@@ -190,6 +190,29 @@ def design_parameters(design: str) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- jobs
+_INCLUDE_RE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)
+
+
+def _included_headers(sources: list[str]) -> list[str]:
+    """The headers (repository-relative) that `sources` `include, directly or through
+    other headers, resolved in aesip.rtl.include_dirs()."""
+    found: list[str] = []
+    todo = list(sources)
+    while todo:
+        text = (ROOT / todo.pop()).read_text(errors="replace")
+        for name in _INCLUDE_RE.findall(text):
+            for d in rtl.include_dirs():
+                if (d / name).exists():
+                    h = _rel(d / name)
+                    if h not in found:
+                        found.append(h)
+                        todo.append(h)
+                    break
+            else:
+                raise RuntimeError(f"`include \"{name}\" not found in {rtl.INCLUDE_DIRS}")
+    return sorted(found)
+
+
 class Job:
     def __init__(self, design: str, variant: str, params: dict[str, int], target: str,
                  freq: float, seed: int):
@@ -197,12 +220,10 @@ class Job:
         self.freq, self.seed = freq, seed
         self.top = synth_top(design)
         self.sources = [_rel(p) for p in synth_sources(design)]
-        # every RTL file `includes the parameter checks (rtl/common/aesip_check.vh); the
-        # mode engines also their headers (rtl/modes). Those are hashed for every design;
-        # a front end's header (rtl/proto) only for the designs built from rtl/proto.
-        proto = any(s.startswith("rtl/proto/") for s in self.sources)
-        self.includes = [_rel(p) for p in rtl.includes()
-                         if proto or not _rel(p).startswith("rtl/proto/")]
+        # the headers the sources `include (the parameter checks, the generated interface
+        # headers, ...): part of the cache key, so a header that a design does not read
+        # (e.g. a new front end's) does not invalidate its cached result
+        self.includes = _included_headers(self.sources)
         self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
         self.dir = OUT / f"{design}-{variant}-{target}"
 
