@@ -57,9 +57,10 @@ def _banner(comment: str) -> str:
 
 # Verilator -Wall warnings of the PeakRDL output that are waived (lint_off around the
 # generated text only; aesip_top itself lints with no waiver): unnamed generate loops, the
-# saturating counters' 33-bit compare, the unused AXI4-Lite prot/strobe inputs and package
+# saturating counters' 33-bit compare, the struct fields written from several always_comb
+# blocks (MULTIDRIVEN, one process per field in fact), the unused AXI4-Lite prot/strobe inputs and package
 # constants. The timescale is the one of every aesip RTL file.
-SV_WAIVE = ["GENUNNAMED", "WIDTHEXPAND", "UNUSEDSIGNAL"]
+SV_WAIVE = ["GENUNNAMED", "WIDTHEXPAND", "UNUSEDSIGNAL", "MULTIDRIVEN"]
 PKG_WAIVE = ["UNUSEDPARAM"]
 
 

@@ -124,6 +124,7 @@ module aesip_top #(
     reg  [ZCW-1:0]    zcnt;
     wire              key_ready;
     wire [255:0]      key_data;
+    wire [255:0]      slot_key [NS];
     wire              zstart = hwif_out.CTRL.zeroize.value && !zbusy;   // the written 1, first cycle
     wire              key_fire = ld_active && !zstart && key_ready;
     wire              zdone = zbusy && !zstart_q && zcnt == 0 && key_ready;
@@ -149,13 +150,13 @@ module aesip_top #(
                 // cleared once the engine has the key, and by zeroize
                 assign hwif_in.SLOT[gs].KEY[gw].data.swwe = !pending[gs] && !zbusy;
                 assign hwif_in.SLOT[gs].KEY[gw].data.hwclr = zstart || (key_fire && ld_slot == gs);
-                assign key_data[32*gw +: 32] = (ld_slot == gs) ? hwif_out.SLOT[gs].KEY[gw].data.value : 32'd0;
+                assign slot_key[gs][32*gw +: 32] = hwif_out.SLOT[gs].KEY[gw].data.value;
             end
             assign hwif_in.SLOT[gs].KEY_STATUS.loaded.next  = loaded[gs];
             assign hwif_in.SLOT[gs].KEY_STATUS.pending.next = pending[gs];
         end
     endgenerate
-    // key_data above is an OR of masked words; only one slot matches ld_slot
+    assign key_data = slot_key[ld_slot];   // the key words of the slot being loaded
 
     always @(posedge clk) begin
         if (rst) begin
