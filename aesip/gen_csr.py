@@ -111,6 +111,10 @@ def generate(n_slots: int = N_SLOTS) -> dict[Path, str]:
     return out
 
 
+def _rel(p: Path) -> str:
+    return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m aesip.gen_csr", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="only compare; exit 1 on drift")
@@ -120,12 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     stale = [p for p, text in outputs.items() if not p.exists() or p.read_text() != text]
     if args.check:
         for p in stale:
-            print(f"{p.relative_to(ROOT)} differs from rdl/aesip_csr.rdl", file=sys.stderr)
+            print(f"{_rel(p)} differs from rdl/aesip_csr.rdl", file=sys.stderr)
         return 1 if stale else 0
     for p in stale:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(outputs[p])
-        print(f"wrote {p.relative_to(ROOT)}")
+        print(f"wrote {_rel(p)}")
     return 0
 
 

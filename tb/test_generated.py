@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from aesip import gen_iface, gen_sbox_comp, iface
+from aesip import gen_csr, gen_iface, gen_sbox_comp, iface
 from aesip.rtl import ROOT, RTL
 
 OUTPUTS = gen_iface.generate()
@@ -69,3 +69,34 @@ def test_pack_command_layout():
         iface.pack_command(tag_len=32)
     err, value = iface.unpack_status(bytes(range(16)) + bytes([iface.ERR_AUTH]))
     assert (err, value) == (iface.ERR_AUTH, bytes(range(16)))
+
+
+# ---------------------------------------------------------------- register map (PeakRDL)
+CSR_OUTPUTS = gen_csr.generate()
+
+
+@pytest.mark.parametrize("path", list(CSR_OUTPUTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_csr_outputs_up_to_date(path):
+    """rdl/aesip_csr.rdl -> the CSR block, its package, the C header and the register table of
+    docs/soc.md (aesip.gen_csr, PeakRDL) are regenerated in memory and compared."""
+    assert path.read_text() == CSR_OUTPUTS[path], \
+        f"{path.relative_to(ROOT)} differs from rdl/aesip_csr.rdl: run python -m aesip.gen_csr"
+
+
+def test_csr_keys_write_only():
+    """Keys can never be read back: every field of every key word is sw=w in the RDL (reads
+    return 0), and no other register of a slot exposes key bits."""
+    regs = gen_csr.register_map()
+    keys = [n for n in regs if ".KEY[" in n]
+    assert len(keys) == 8 * gen_csr.N_SLOTS
+    for n in keys:
+        assert all(f["sw"] == "w" for f in regs[n]["fields"].values()), f"{n} is readable"
+
+
+def test_csr_check_mode_detects_drift(tmp_path, monkeypatch):
+    assert gen_csr.main(["--check"]) == 0
+    good = CSR_OUTPUTS[gen_csr.CHEADER]
+    hdr = tmp_path / "aesip_csr.h"
+    hdr.write_text(good.replace("0xae51", "0xae52"))   # a hand edit of the magic number
+    monkeypatch.setattr(gen_csr, "generate", lambda n=4: {hdr: good})
+    assert gen_csr.main(["--check"]) == 1
