@@ -89,53 +89,53 @@ typedef union {
     uint32_t w;
 } aesip_csr__SLOT_SUMMARY_t;
 
-// reg - aesip_csr::counter_t_desc_f0767a08_name_b2f06238
-#define AESIP_CSR__COUNTER_T_DESC_F0767A08_NAME_B2F06238__COUNT_bm 0xffffffff
-#define AESIP_CSR__COUNTER_T_DESC_F0767A08_NAME_B2F06238__COUNT_bp 0
-#define AESIP_CSR__COUNTER_T_DESC_F0767A08_NAME_B2F06238__COUNT_bw 32
-#define AESIP_CSR__COUNTER_T_DESC_F0767A08_NAME_B2F06238__COUNT_reset 0x0
+// reg - aesip_csr::PKT_COUNT
+#define AESIP_CSR__PKT_COUNT__COUNT_bm 0xffffffff
+#define AESIP_CSR__PKT_COUNT__COUNT_bp 0
+#define AESIP_CSR__PKT_COUNT__COUNT_bw 32
+#define AESIP_CSR__PKT_COUNT__COUNT_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t count :32;
     } f;
     uint32_t w;
-} aesip_csr__counter_t_desc_f0767a08_name_b2f06238_t;
+} aesip_csr__PKT_COUNT_t;
 
-// reg - aesip_csr::counter_t_desc_f67694e5_name_6591368a
-#define AESIP_CSR__COUNTER_T_DESC_F67694E5_NAME_6591368A__COUNT_bm 0xffffffff
-#define AESIP_CSR__COUNTER_T_DESC_F67694E5_NAME_6591368A__COUNT_bp 0
-#define AESIP_CSR__COUNTER_T_DESC_F67694E5_NAME_6591368A__COUNT_bw 32
-#define AESIP_CSR__COUNTER_T_DESC_F67694E5_NAME_6591368A__COUNT_reset 0x0
+// reg - aesip_csr::AUTH_FAIL_COUNT
+#define AESIP_CSR__AUTH_FAIL_COUNT__COUNT_bm 0xffffffff
+#define AESIP_CSR__AUTH_FAIL_COUNT__COUNT_bp 0
+#define AESIP_CSR__AUTH_FAIL_COUNT__COUNT_bw 32
+#define AESIP_CSR__AUTH_FAIL_COUNT__COUNT_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t count :32;
     } f;
     uint32_t w;
-} aesip_csr__counter_t_desc_f67694e5_name_6591368a_t;
+} aesip_csr__AUTH_FAIL_COUNT_t;
 
-// reg - aesip_csr::counter_t_desc_7456edfd_name_fce14ad4
-#define AESIP_CSR__COUNTER_T_DESC_7456EDFD_NAME_FCE14AD4__COUNT_bm 0xffffffff
-#define AESIP_CSR__COUNTER_T_DESC_7456EDFD_NAME_FCE14AD4__COUNT_bp 0
-#define AESIP_CSR__COUNTER_T_DESC_7456EDFD_NAME_FCE14AD4__COUNT_bw 32
-#define AESIP_CSR__COUNTER_T_DESC_7456EDFD_NAME_FCE14AD4__COUNT_reset 0x0
+// reg - aesip_csr::FRAMING_ERR_COUNT
+#define AESIP_CSR__FRAMING_ERR_COUNT__COUNT_bm 0xffffffff
+#define AESIP_CSR__FRAMING_ERR_COUNT__COUNT_bp 0
+#define AESIP_CSR__FRAMING_ERR_COUNT__COUNT_bw 32
+#define AESIP_CSR__FRAMING_ERR_COUNT__COUNT_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t count :32;
     } f;
     uint32_t w;
-} aesip_csr__counter_t_desc_7456edfd_name_fce14ad4_t;
+} aesip_csr__FRAMING_ERR_COUNT_t;
 
-// reg - aesip_csr::counter_t_desc_64ba14a3_name_5a70553e
-#define AESIP_CSR__COUNTER_T_DESC_64BA14A3_NAME_5A70553E__COUNT_bm 0xffffffff
-#define AESIP_CSR__COUNTER_T_DESC_64BA14A3_NAME_5A70553E__COUNT_bp 0
-#define AESIP_CSR__COUNTER_T_DESC_64BA14A3_NAME_5A70553E__COUNT_bw 32
-#define AESIP_CSR__COUNTER_T_DESC_64BA14A3_NAME_5A70553E__COUNT_reset 0x0
+// reg - aesip_csr::KEY_ERR_COUNT
+#define AESIP_CSR__KEY_ERR_COUNT__COUNT_bm 0xffffffff
+#define AESIP_CSR__KEY_ERR_COUNT__COUNT_bp 0
+#define AESIP_CSR__KEY_ERR_COUNT__COUNT_bw 32
+#define AESIP_CSR__KEY_ERR_COUNT__COUNT_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t count :32;
     } f;
     uint32_t w;
-} aesip_csr__counter_t_desc_64ba14a3_name_5a70553e_t;
+} aesip_csr__KEY_ERR_COUNT_t;
 
 // reg - aesip_csr::INTR_STATUS
 #define AESIP_CSR__INTR_STATUS__PKT_DONE_bm 0x1
@@ -312,10 +312,10 @@ typedef struct __attribute__ ((__packed__)) {
     aesip_csr__FEATURES_t FEATURES;
     aesip_csr__CTRL_t CTRL;
     aesip_csr__SLOT_SUMMARY_t SLOT_SUMMARY;
-    aesip_csr__counter_t_desc_f0767a08_name_b2f06238_t PKT_COUNT;
-    aesip_csr__counter_t_desc_f67694e5_name_6591368a_t AUTH_FAIL_COUNT;
-    aesip_csr__counter_t_desc_7456edfd_name_fce14ad4_t FRAMING_ERR_COUNT;
-    aesip_csr__counter_t_desc_64ba14a3_name_5a70553e_t KEY_ERR_COUNT;
+    aesip_csr__PKT_COUNT_t PKT_COUNT;
+    aesip_csr__AUTH_FAIL_COUNT_t AUTH_FAIL_COUNT;
+    aesip_csr__FRAMING_ERR_COUNT_t FRAMING_ERR_COUNT;
+    aesip_csr__KEY_ERR_COUNT_t KEY_ERR_COUNT;
     aesip_csr__INTR_STATUS_t INTR_STATUS;
     aesip_csr__INTR_ENABLE_t INTR_ENABLE;
     aesip_csr__INTR_TEST_t INTR_TEST;

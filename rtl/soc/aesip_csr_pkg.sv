@@ -58,35 +58,23 @@ package aesip_csr_pkg;
 
     typedef struct {
         logic incr;
-    } aesip_csr__counter_t_desc_f0767a08_name_b2f06238__count__in_t;
+    } aesip_csr__counter_f_w32__in_t;
 
     typedef struct {
-        aesip_csr__counter_t_desc_f0767a08_name_b2f06238__count__in_t count;
-    } aesip_csr__counter_t_desc_f0767a08_name_b2f06238__in_t;
+        aesip_csr__counter_f_w32__in_t count;
+    } aesip_csr__PKT_COUNT__in_t;
 
     typedef struct {
-        logic incr;
-    } aesip_csr__counter_t_desc_f67694e5_name_6591368a__count__in_t;
+        aesip_csr__counter_f_w32__in_t count;
+    } aesip_csr__AUTH_FAIL_COUNT__in_t;
 
     typedef struct {
-        aesip_csr__counter_t_desc_f67694e5_name_6591368a__count__in_t count;
-    } aesip_csr__counter_t_desc_f67694e5_name_6591368a__in_t;
+        aesip_csr__counter_f_w32__in_t count;
+    } aesip_csr__FRAMING_ERR_COUNT__in_t;
 
     typedef struct {
-        logic incr;
-    } aesip_csr__counter_t_desc_7456edfd_name_fce14ad4__count__in_t;
-
-    typedef struct {
-        aesip_csr__counter_t_desc_7456edfd_name_fce14ad4__count__in_t count;
-    } aesip_csr__counter_t_desc_7456edfd_name_fce14ad4__in_t;
-
-    typedef struct {
-        logic incr;
-    } aesip_csr__counter_t_desc_64ba14a3_name_5a70553e__count__in_t;
-
-    typedef struct {
-        aesip_csr__counter_t_desc_64ba14a3_name_5a70553e__count__in_t count;
-    } aesip_csr__counter_t_desc_64ba14a3_name_5a70553e__in_t;
+        aesip_csr__counter_f_w32__in_t count;
+    } aesip_csr__KEY_ERR_COUNT__in_t;
 
     typedef struct {
         logic hwset;
@@ -152,10 +140,10 @@ package aesip_csr_pkg;
         aesip_csr__FEATURES__in_t FEATURES;
         aesip_csr__CTRL__in_t CTRL;
         aesip_csr__SLOT_SUMMARY__in_t SLOT_SUMMARY;
-        aesip_csr__counter_t_desc_f0767a08_name_b2f06238__in_t PKT_COUNT;
-        aesip_csr__counter_t_desc_f67694e5_name_6591368a__in_t AUTH_FAIL_COUNT;
-        aesip_csr__counter_t_desc_7456edfd_name_fce14ad4__in_t FRAMING_ERR_COUNT;
-        aesip_csr__counter_t_desc_64ba14a3_name_5a70553e__in_t KEY_ERR_COUNT;
+        aesip_csr__PKT_COUNT__in_t PKT_COUNT;
+        aesip_csr__AUTH_FAIL_COUNT__in_t AUTH_FAIL_COUNT;
+        aesip_csr__FRAMING_ERR_COUNT__in_t FRAMING_ERR_COUNT;
+        aesip_csr__KEY_ERR_COUNT__in_t KEY_ERR_COUNT;
         aesip_csr__INTR_STATUS__in_t INTR_STATUS;
         aesip_csr__slot_t__in_t SLOT[4];
     } aesip_csr__in_t;
