@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: all venv demo test soak lint formal synth bench docs clean
+.PHONY: all venv demo test soak lint formal synth bench docs csr clean
 
 all: test
 
@@ -52,6 +52,12 @@ synth: $(STAMP)
 # yowasp-wavedrom) into the SVGs beside them (aesip/gen_docs.py; tb/test_docs.py checks them).
 docs: $(STAMP)
 	$(VPY) -m aesip.gen_docs
+
+# Register map: compile rdl/aesip_csr.rdl with PeakRDL into the CSR block rtl/soc/aesip_csr*.sv,
+# the C header sw/aesip_csr.h and the register table of docs/soc.md (aesip/gen_csr.py;
+# tb/test_generated.py fails when they differ from the RDL).
+csr: $(STAMP)
+	$(VPY) -m aesip.gen_csr
 
 clean:
 	rm -rf sim_build sim_build_soak build syn/out .pytest_cache formal/build

@@ -133,6 +133,18 @@ def tdea_engine_sources(core: str = "iter") -> list[Path]:
     return [RTL / f for f in TDEA_CORES[TDEA_ENGINE_CORES[core]][1] + TDEA_ENGINE]
 
 
+# The drop-in IP (rtl/soc, docs/soc.md): aesip_top = the AXI4-Lite CSR block generated from
+# rdl/aesip_csr.rdl (aesip.gen_csr; SystemVerilog with unpacked-struct ports that Verilator
+# and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine.
+SOC_TOP = "aesip_top"
+SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_top.sv"]
+
+
+def soc_sources(core: str = "iter128") -> list[Path]:
+    """Absolute paths of aesip_top on block core `core` (its CORE parameter)."""
+    return mode_engine_sources(core) + [RTL / f for f in SOC]
+
+
 # `aesip run --engine` values: a block core name (aes_mode_engine built on that core) or
 # MULTI_ENGINE (aes_mode_multi on aes_pipe, as aesip.session.multi_target builds it)
 MULTI_ENGINE = "multi"

@@ -119,3 +119,11 @@ def test_default_parameters_pass(tool, top, sources, tmp_path):
     assert rc == 0, f"{tool} rejected {top} with its default parameters:\n{out[-3000:]}"
     if tool == "verilator":
         assert "%Warning" not in out and "%Error" not in out, out
+
+
+def test_soc_slot_w_must_match_csr(tmp_path):
+    """aesip_top stops when 2**SLOT_W differs from N_SLOTS of the generated CSR block
+    (Verilator only: Icarus 11 cannot read the generated SystemVerilog)."""
+    _require("verilator")
+    rc, out = _elaborate("verilator", rtl.SOC_TOP, _files(rtl.soc_sources("iter128")), {"SLOT_W": 3}, tmp_path)
+    assert rc != 0 and "aesip_top: 2**SLOT_W must equal N_SLOTS" in out, out[-3000:]

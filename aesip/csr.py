@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python driver for the register map of aesip_top (rdl/aesip_csr.rdl, docs/soc.md).
+
+Addresses, field positions and reset values come from the RDL itself (compiled by
+systemrdl-compiler through aesip.gen_csr.register_map), never typed here. The driver is
+bus-neutral: `Csr(bus)` takes any object with `async read(addr) -> int` and
+`async write(addr, value)` for 32-bit registers (aesip.tb.csrbus adapts cocotbext-axi's
+AxiLiteMaster; a board would adapt /dev/mem or a debug bridge). Host side: no cocotb here.
+
+Procedures (docs/soc.md): `load_key` (write the 8 key words, KEY_CTRL with the length and
+commit, optionally wait until the slot is no longer pending), `zeroize` (write 1, poll
+until it reads 0), `counters`, interrupt helpers.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from aesip import gen_csr
+
+CORE_IDS = {1: "iter128", 2: "iter32", 3: "pipe"}
+
+
+class Bus(Protocol):
+    async def read(self, addr: int) -> int: ...
+    async def write(self, addr: int, value: int) -> None: ...
+
+
+def regmap(n_slots: int = gen_csr.N_SLOTS) -> dict[str, dict]:
+    """Register path -> {"addr", "fields": {name: {"lsb", "width", "reset", "sw", ...}}}."""
+    return gen_csr.register_map(n_slots)
+
+
+def addr(name: str, n_slots: int = gen_csr.N_SLOTS) -> int:
+    return regmap(n_slots)[name]["addr"]
+
+
+def field(reg: str, name: str, value: int, n_slots: int = gen_csr.N_SLOTS) -> int:
+    """Extract field `name` of register `reg` from a read value."""
+    f = regmap(n_slots)[reg]["fields"][name]
+    return (value >> f["lsb"]) & ((1 << f["width"]) - 1)
+
+
+def pack(reg: str, n_slots: int = gen_csr.N_SLOTS, **fields: int) -> int:
+    """A register value with the given fields (the others 0)."""
+    v = 0
+    for name, x in fields.items():
+        f = regmap(n_slots)[reg]["fields"][name]
+        if not 0 <= x < 1 << f["width"]:
+            raise ValueError(f"{reg}.{name} = {x} does not fit in {f['width']} bits")
+        v |= x << f["lsb"]
+    return v
+
+
+def reset_value(reg: str, n_slots: int = gen_csr.N_SLOTS) -> int:
+    """The RDL reset value of a register (fields without a reset, driven by hardware, as 0)."""
+    return sum((f["reset"] or 0) << f["lsb"] for f in regmap(n_slots)[reg]["fields"].values())
+
+
+INTR_BITS = ["pkt_done", "auth_fail", "framing_err", "key_err", "key_loaded", "zeroize_done"]
+
+
+class Csr:
+    def __init__(self, bus: Bus, n_slots: int = gen_csr.N_SLOTS):
+        self.bus = bus
+        self.n_slots = n_slots
+        self.map = regmap(n_slots)
+
+    async def read(self, reg: str) -> int:
+        return await self.bus.read(self.map[reg]["addr"])
+
+    async def write(self, reg: str, value: int) -> None:
+        await self.bus.write(self.map[reg]["addr"], value)
+
+    async def read_field(self, reg: str, name: str) -> int:
+        return field(reg, name, await self.read(reg), self.n_slots)
+
+    async def features(self) -> dict:
+        v = await self.read("FEATURES")
+        f = {n: field("FEATURES", n, v, self.n_slots) for n in self.map["FEATURES"]["fields"]}
+        f["core_name"] = CORE_IDS.get(f["core"], "?")
+        return f
+
+    async def commit_key(self, slot: int, key: bytes, length: int | None = None) -> None:
+        """Write the key words of `slot` and commit them (the key goes to the engine as soon
+        as no packet on the slot runs; KEY_STATUS.pending until then)."""
+        kb = key.ljust(32, b"\0")[:32]
+        for i in range(8):
+            await self.write(f"SLOT[{slot}].KEY[{i}]", int.from_bytes(kb[4 * i:4 * i + 4], "little"))
+        n = len(key) if length is None else length
+        await self.write(f"SLOT[{slot}].KEY_CTRL", pack("SLOT[0].KEY_CTRL", self.n_slots, len=n, commit=1))
+
+    async def slot_status(self, slot: int) -> tuple[int, int]:
+        """(loaded, pending) of a slot."""
+        v = await self.read(f"SLOT[{slot}].KEY_STATUS")
+        return field("SLOT[0].KEY_STATUS", "loaded", v), field("SLOT[0].KEY_STATUS", "pending", v)
+
+    async def load_key(self, slot: int, key: bytes, length: int | None = None, wait: bool = True,
+                       poll=None, max_polls: int = 100_000) -> None:
+        """commit_key, then (wait) poll KEY_STATUS until the commit is no longer pending.
+        `poll`: an awaitable factory called between polls (e.g. a few clock cycles)."""
+        await self.commit_key(slot, key, length)
+        if wait:
+            for _ in range(max_polls):
+                if not (await self.slot_status(slot))[1]:
+                    return
+                await (poll() if poll else asyncio.sleep(0))
+            raise TimeoutError(f"key commit of slot {slot} still pending")
+
+    async def zeroize(self, wait: bool = True, poll=None, max_polls: int = 100_000) -> None:
+        """Write CTRL.zeroize = 1; (wait) poll until it reads 0 (zeroize complete)."""
+        await self.write("CTRL", pack("CTRL", self.n_slots, zeroize=1))
+        if wait:
+            for _ in range(max_polls):
+                if not await self.read_field("CTRL", "zeroize"):
+                    return
+                await (poll() if poll else asyncio.sleep(0))
+            raise TimeoutError("zeroize not complete")
+
+    async def counters(self) -> dict[str, int]:
+        return {r: await self.read(r) for r in ("PKT_COUNT", "AUTH_FAIL_COUNT", "FRAMING_ERR_COUNT",
+                                                 "KEY_ERR_COUNT")}
+
+    @staticmethod
+    def intr_mask(*names: str) -> int:
+        return sum(1 << INTR_BITS.index(n) for n in names)

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+// aesip_top: the drop-in aesip IP. An AXI4-Lite register block (aesip_csr, generated from
+// rdl/aesip_csr.rdl by PeakRDL: python -m aesip.gen_csr) in front of aes_mode_engine
+// (rtl/modes/aes_mode_engine.v), whose AXI4-Stream command, data and status ports are the
+// ports of this module. Programmer's guide and register map: docs/soc.md.
+//
+// Parameters
+//   CORE      : block core of the engine, by name: "iter128" (default), "iter32", "pipe"
+//   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes
+//   SLOT_W    : key-slot index width; 2**SLOT_W must equal N_SLOTS of the generated CSR
+//               block (4 as committed: SLOT_W = 2; python -m aesip.gen_csr --slots N)
+//   LEN_W, BUF_AW, NR_MAX : as aes_mode_engine (docs/mode_engine.md)
+// Ports
+//   clk, rst              : clock, synchronous active-high reset (CSR block and engine)
+//   s_axil_*              : AXI4-Lite slave, 32-bit data, 12-bit byte address (4 KiB);
+//                           addresses outside the register map answer SLVERR
+//   s_axis_cmd_*, s_axis_*, m_axis_*, m_axis_sts_* : the engine's streams, unchanged
+//                           (docs/mode_engine.md)
+//   irq                   : level interrupt, |(INTR_STATUS & INTR_ENABLE), registered
+//
+// Key commit: writing KEY_CTRL.commit of slot n marks the slot pending; the loader presents
+// the slot's key words on the engine's key port (key_valid) until key_ready. key_ready is
+// low while a packet on that slot is in the engine, and while the load is presented the
+// engine accepts no new command for that slot: the key takes effect for the next packet on
+// the slot, no packet is refused or lost. On the handshake the CSR key words of the slot
+// are cleared (the key is then held only in the engine's key store).
+// Zeroize: CTRL.zeroize = 1 pulses the engine's zeroize, clears every pending load and
+// every CSR key word; the bit reads 1 until the engine's wipe and key scrub are over.
+`timescale 1ns / 1ps
+`default_nettype none
+`include "aesip_check.vh"
+module aesip_top #(
+    parameter [63:0] CORE = "iter128",
+    parameter SBOX_IMPL = 0,
+    parameter SLOT_W    = 2,
+    parameter LEN_W     = 32,
+    parameter BUF_AW    = 8,
+    parameter NR_MAX    = 14
+) (
+    input  wire          clk,
+    input  wire          rst,
+    // AXI4-Lite slave
+    input  wire          s_axil_awvalid,
+    output wire          s_axil_awready,
+    input  wire [11:0]   s_axil_awaddr,
+    input  wire [2:0]    s_axil_awprot,
+    input  wire          s_axil_wvalid,
+    output wire          s_axil_wready,
+    input  wire [31:0]   s_axil_wdata,
+    input  wire [3:0]    s_axil_wstrb,
+    output wire          s_axil_bvalid,
+    input  wire          s_axil_bready,
+    output wire [1:0]    s_axil_bresp,
+    input  wire          s_axil_arvalid,
+    output wire          s_axil_arready,
+    input  wire [11:0]   s_axil_araddr,
+    input  wire [2:0]    s_axil_arprot,
+    output wire          s_axil_rvalid,
+    input  wire          s_axil_rready,
+    output wire [31:0]   s_axil_rdata,
+    output wire [1:0]    s_axil_rresp,
+    // command
+    input  wire          s_axis_cmd_tvalid,
+    output wire          s_axis_cmd_tready,
+    input  wire [511:0]  s_axis_cmd_tdata,
+    // data in
+    input  wire          s_axis_tvalid,
+    output wire          s_axis_tready,
+    input  wire [127:0]  s_axis_tdata,
+    input  wire [15:0]   s_axis_tkeep,
+    input  wire          s_axis_tlast,
+    // data out
+    output wire          m_axis_tvalid,
+    input  wire          m_axis_tready,
+    output wire [127:0]  m_axis_tdata,
+    output wire [15:0]   m_axis_tkeep,
+    output wire          m_axis_tlast,
+    output wire          m_axis_tuser,
+    // status out
+    output wire          m_axis_sts_tvalid,
+    input  wire          m_axis_sts_tready,
+    output wire [135:0]  m_axis_sts_tdata,
+    // interrupt
+    output reg           irq
+);
+    `include "aes_mode_if.vh"   // error codes (data/mode_engine.yaml)
+
+    localparam integer NS = 1 << SLOT_W;
+    generate
+        `AESIP_CHECK(NS == aesip_csr_pkg::N_SLOTS, aesip_top_SLOT_W_not_csr_slots,
+                     "aesip_top: 2**SLOT_W must equal N_SLOTS of aesip_csr (python -m aesip.gen_csr --slots)")
+    endgenerate
+    localparam [3:0] CORE_ID = (CORE == "iter128") ? 4'd1 : (CORE == "iter32") ? 4'd2 :
+                               (CORE == "pipe") ? 4'd3 : 4'd0;
+    localparam [2:0] KEY_SIZES = (NR_MAX >= 14) ? 3'b111 : (NR_MAX >= 12) ? 3'b011 : 3'b001;
+    // zeroize completes after the engine's output-buffer wipe (2**BUF_AW + 2 clocks) and the
+    // cores' key scrub (at most 2**(SLOT_W+4) + 1 clocks), and when key_ready is back
+    localparam integer ZWAIT = (1 << BUF_AW) + (1 << (SLOT_W + 4)) + 8;
+    localparam integer ZCW = $clog2(ZWAIT + 1);
+
+    aesip_csr_pkg::aesip_csr__in_t  hwif_in;
+    aesip_csr_pkg::aesip_csr__out_t hwif_out;
+
+    aesip_csr u_csr (
+        .clk(clk), .rst(rst),
+        .s_axil_awready(s_axil_awready), .s_axil_awvalid(s_axil_awvalid), .s_axil_awaddr(s_axil_awaddr),
+        .s_axil_awprot(s_axil_awprot), .s_axil_wready(s_axil_wready), .s_axil_wvalid(s_axil_wvalid),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_bready(s_axil_bready),
+        .s_axil_bvalid(s_axil_bvalid), .s_axil_bresp(s_axil_bresp), .s_axil_arready(s_axil_arready),
+        .s_axil_arvalid(s_axil_arvalid), .s_axil_araddr(s_axil_araddr), .s_axil_arprot(s_axil_arprot),
+        .s_axil_rready(s_axil_rready), .s_axil_rvalid(s_axil_rvalid), .s_axil_rdata(s_axil_rdata),
+        .s_axil_rresp(s_axil_rresp),
+        .hwif_in(hwif_in), .hwif_out(hwif_out)
+    );
+
+    // ---------------------------------------------------------------- key loader
+    reg  [NS-1:0]     pending;      // committed, not yet taken by the engine
+    reg  [NS-1:0]     loaded;       // holds a usable key
+    reg  [5:0]        klen [NS];    // length latched at commit
+    reg               ld_active;    // key_valid
+    reg  [SLOT_W-1:0] ld_slot;
+    reg               zbusy;        // zeroize in progress (CTRL.zeroize reads 1)
+    reg               zstart_q;
+    reg  [ZCW-1:0]    zcnt;
+    wire              key_ready;
+    wire [255:0]      key_data;
+    wire [255:0]      slot_key [NS];
+    wire              zstart = hwif_out.CTRL.zeroize.value && !zbusy;   // the written 1, first cycle
+    wire              key_fire = ld_active && !zstart && key_ready;
+    wire              zdone = zbusy && !zstart_q && zcnt == 0 && key_ready;
+
+    // lowest pending slot
+    reg               any_pend;
+    reg  [SLOT_W-1:0] pend_slot;
+    always @(*) begin
+        any_pend = 1'b0;
+        pend_slot = {SLOT_W{1'b0}};
+        for (int s = NS - 1; s >= 0; s--)
+            if (pending[s]) begin
+                any_pend = 1'b1;
+                pend_slot = s[SLOT_W-1:0];
+            end
+    end
+
+    genvar gs, gw;
+    generate
+        for (gs = 0; gs < NS; gs++) begin : g_slot
+            for (gw = 0; gw < 8; gw++) begin : g_word
+                // key words can be written only while no commit of the slot is pending;
+                // cleared once the engine has the key, and by zeroize
+                assign hwif_in.SLOT[gs].KEY[gw].data.swwe = !pending[gs] && !zbusy;
+                assign hwif_in.SLOT[gs].KEY[gw].data.hwclr = zstart || (key_fire && ld_slot == gs);
+                assign slot_key[gs][32*gw +: 32] = hwif_out.SLOT[gs].KEY[gw].data.value;
+            end
+            assign hwif_in.SLOT[gs].KEY_STATUS.loaded.next  = loaded[gs];
+            assign hwif_in.SLOT[gs].KEY_STATUS.pending.next = pending[gs];
+        end
+    endgenerate
+    assign key_data = slot_key[ld_slot];   // the key words of the slot being loaded
+
+    always @(posedge clk) begin
+        if (rst) begin
+            pending   <= {NS{1'b0}};
+            loaded    <= {NS{1'b0}};
+            ld_active <= 1'b0;
+            ld_slot   <= {SLOT_W{1'b0}};
+            for (int s = 0; s < NS; s++) klen[s] <= 6'd0;
+        end else if (zstart) begin
+            pending   <= {NS{1'b0}};
+            loaded    <= {NS{1'b0}};
+            ld_active <= 1'b0;
+            for (int s = 0; s < NS; s++) klen[s] <= 6'd0;
+        end else begin
+            for (int s = 0; s < NS; s++)
+                if (hwif_out.SLOT[s].KEY_CTRL.commit.value && !pending[s] && !zbusy) begin
+                    pending[s] <= 1'b1;
+                    klen[s]    <= hwif_out.SLOT[s].KEY_CTRL.len.value;
+                end
+            if (key_fire) begin
+                pending[ld_slot] <= 1'b0;
+                loaded[ld_slot]  <= (klen[ld_slot] == 6'd16) || (klen[ld_slot] == 6'd24 && NR_MAX >= 12) ||
+                                    (klen[ld_slot] == 6'd32 && NR_MAX >= 14);
+                ld_active <= 1'b0;
+            end else if (!ld_active && any_pend) begin
+                ld_active <= 1'b1;
+                ld_slot   <= pend_slot;
+            end
+        end
+    end
+
+    // ---------------------------------------------------------------- zeroize sequence
+    always @(posedge clk) begin
+        if (rst) begin
+            zbusy    <= 1'b0;
+            zstart_q <= 1'b0;
+            zcnt     <= {ZCW{1'b0}};
+        end else begin
+            zstart_q <= zstart;
+            if (zstart) begin
+                zbusy <= 1'b1;
+                zcnt  <= ZCW'(ZWAIT);
+            end else if (zdone) begin
+                zbusy <= 1'b0;
+            end else if (zcnt != 0) begin
+                zcnt <= zcnt - 1'b1;
+            end
+        end
+    end
+    assign hwif_in.CTRL.zeroize.hwclr = zdone;
+
+    // ---------------------------------------------------------------- engine
+    aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
+                      .BUF_AW(BUF_AW), .NR_MAX(NR_MAX)) u_engine (
+        .clk(clk), .rst(rst), .zeroize(zstart),
+        .key_valid(ld_active && !zstart), .key_ready(key_ready), .key_slot(ld_slot),
+        .key_bytes(klen[ld_slot]), .key_data(key_data),
+        .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),
+        .s_axis_cmd_tdata(s_axis_cmd_tdata),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tdata(s_axis_tdata),
+        .s_axis_tkeep(s_axis_tkeep), .s_axis_tlast(s_axis_tlast),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready), .m_axis_tdata(m_axis_tdata),
+        .m_axis_tkeep(m_axis_tkeep), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .m_axis_sts_tvalid(m_axis_sts_tvalid), .m_axis_sts_tready(m_axis_sts_tready),
+        .m_axis_sts_tdata(m_axis_sts_tdata)
+    );
+
+    // ---------------------------------------------------------------- counters, interrupts
+    wire       sts_fire = m_axis_sts_tvalid && m_axis_sts_tready;
+    wire [7:0] sts_err  = m_axis_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
+    wire       ev_auth  = sts_fire && sts_err == ERR_AUTH;
+    wire       ev_frame = sts_fire && sts_err == ERR_FRAMING;
+    wire       ev_key   = sts_fire && sts_err == ERR_KEY;
+    assign hwif_in.PKT_COUNT.count.incr         = sts_fire;
+    assign hwif_in.AUTH_FAIL_COUNT.count.incr   = ev_auth;
+    assign hwif_in.FRAMING_ERR_COUNT.count.incr = ev_frame;
+    assign hwif_in.KEY_ERR_COUNT.count.incr     = ev_key;
+
+    assign hwif_in.INTR_STATUS.pkt_done.hwset     = sts_fire || hwif_out.INTR_TEST.pkt_done.value;
+    assign hwif_in.INTR_STATUS.auth_fail.hwset    = ev_auth  || hwif_out.INTR_TEST.auth_fail.value;
+    assign hwif_in.INTR_STATUS.framing_err.hwset  = ev_frame || hwif_out.INTR_TEST.framing_err.value;
+    assign hwif_in.INTR_STATUS.key_err.hwset      = ev_key   || hwif_out.INTR_TEST.key_err.value;
+    assign hwif_in.INTR_STATUS.key_loaded.hwset   = key_fire || hwif_out.INTR_TEST.key_loaded.value;
+    assign hwif_in.INTR_STATUS.zeroize_done.hwset = zdone    || hwif_out.INTR_TEST.zeroize_done.value;
+
+    wire [5:0] istat = {hwif_out.INTR_STATUS.zeroize_done.value, hwif_out.INTR_STATUS.key_loaded.value,
+                        hwif_out.INTR_STATUS.key_err.value, hwif_out.INTR_STATUS.framing_err.value,
+                        hwif_out.INTR_STATUS.auth_fail.value, hwif_out.INTR_STATUS.pkt_done.value};
+    wire [5:0] ien   = {hwif_out.INTR_ENABLE.zeroize_done.value, hwif_out.INTR_ENABLE.key_loaded.value,
+                        hwif_out.INTR_ENABLE.key_err.value, hwif_out.INTR_ENABLE.framing_err.value,
+                        hwif_out.INTR_ENABLE.auth_fail.value, hwif_out.INTR_ENABLE.pkt_done.value};
+    always @(posedge clk) irq <= !rst && |(istat & ien);
+
+    // ---------------------------------------------------------------- identification
+    assign hwif_in.FEATURES.core.next      = CORE_ID;
+    assign hwif_in.FEATURES.nr_max.next    = 4'(NR_MAX);
+    assign hwif_in.FEATURES.key_sizes.next = KEY_SIZES;
+    assign hwif_in.FEATURES.slots.next     = 9'(NS);
+    assign hwif_in.SLOT_SUMMARY.loaded.next  = loaded;
+    assign hwif_in.SLOT_SUMMARY.pending.next = pending;
+endmodule
+`default_nettype wire
