@@ -179,13 +179,18 @@ module aes_pipe #(
 
     wire [CW-1:0] credits_next = credits_used + {{(CW-1){1'b0}}, in_acc}
                                               - {{(CW-1){1'b0}}, out_taken};
+    // room = credits_used < CAP, computed without the adder: one more block in (and none
+    // out) leaves room iff credits_used < CAP - 1 (a compare on the register alone), one
+    // out always leaves room, otherwise room stays. Keeps the accept -> room loop short.
+    wire below_capm1 = credits_used < CAP - 1'b1;
     always @(posedge clk) begin
         if (rst) begin
             credits_used <= {CW{1'b0}};
             room         <= 1'b1;
         end else begin
             credits_used <= credits_next;
-            room         <= credits_next < CAP;
+            if (out_taken && !in_acc)      room <= 1'b1;
+            else if (in_acc && !out_taken) room <= below_capm1;
         end
     end
 
