@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, runreq, wimax_run
+from aesip import aes_run, ccmp_run, runreq, wimax_run
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,9 @@ AES = Family("aes", runreq.OPS, runreq.aes_job, aes_run.execute)
 
 WIMAX = Family("wimax", wimax_run.OPS, wimax_run.job, wimax_run.execute)
 
-FAMILIES: list[Family] = [AES, WIMAX]
+CCMP = Family("ccmp", ccmp_run.OPS, ccmp_run.job, ccmp_run.execute)
+
+FAMILIES: list[Family] = [AES, WIMAX, CCMP]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"

@@ -52,6 +52,10 @@ BAD = [
      "axis_realign_BYTES_not_2_to_64", "axis_realign: BYTES must be 2 .. 64"),
     ("wimax-multi2", rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"MULTI": 2},
      "wimax_top_MULTI_not_0_or_1", "wimax_top: MULTI must be 0 or 1"),
+    ("ccmp-multi2", rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"MULTI": 2},
+     "ccmp_top_MULTI_not_0_or_1", "ccmp_top: MULTI must be 0 or 1"),
+    ("ccmp-slotw9", rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"SLOT_W": 9},
+     "ccmp_top_SLOT_W_not_1_to_8", "ccmp_top: SLOT_W must be 1 .. 8"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -64,6 +68,7 @@ GOOD = [
     ("tdea_iter", rtl.core_sources("tdea-iter")),
     (rtl.REALIGN_TOP, rtl.realign_sources()),
     (rtl.WIMAX_TOP, rtl.wimax_sources()),
+    (rtl.CCMP_TOP, rtl.ccmp_sources()),
 ]
 
 

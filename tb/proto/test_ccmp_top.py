@@ -329,13 +329,48 @@ async def test_bad_input(dut):
     assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
 
 
+@cocotb.test()
+async def test_timing(dut):
+    """Cycles per MPDU alone (no gaps, no backpressure; QoS Data, 26-byte header) from the
+    sideband beat to the status beat, logged for docs/ccmp.md, against the bound of its
+    timing section: receive (one beat per clock) + engine (CCM steps: 1 + 2 AAD + m, x
+    (core latency + 1)) + (decryption) the release of m verified beats + 20 cycles."""
+    from cocotb.utils import get_sim_steps, get_sim_time
+
+    rng = test_rng(f"{__name__}.test_timing")
+    drv, keys = await start(dut, rng)
+    pns = Pn(rng)
+    eng = (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_eng
+    step = {"iter128": 11, "iter32": 45, "pipe": 15}[next(c for c in rtl.CORE_NAMES
+                                                          if hasattr(eng.u_a, f"g_{c}"))]
+    for blen in (0, 16, 64, 256, 1500, BODY_MAX):
+        m = random_mpdu(rng, blen, "qos", a4=False, order=False)
+        pn = pns()
+        prot = protect(keys[0], m, pn)
+        for op, inp, out in (("ccmp-encrypt", m, prot), ("ccmp-decrypt", prot, m)):
+            await ClockCycles(dut.clk, 5)
+            t0 = get_sim_time("step")
+            await drv.submit(op, 0, pn, inp)
+            s = await with_timeout(drv.status(), 5_000_000, "ns")
+            cycles = int((s["t"] - t0) // get_sim_steps(10, "ns"))
+            data, _ = await drv.output()
+            assert s["err"] == 0 and data == out, f"{op} {blen}"
+            nblk = -(-blen // 16)
+            beats = -(-len(inp) // 16)
+            steps = 1 + 2 + nblk
+            bound = beats + steps * step + (nblk if op == "ccmp-decrypt" else 0) + 20
+            dut._log.info("%s %4d body bytes: %5d cycles (input %d beats, engine %d steps; bound %d)",
+                          op, blen, cycles, beats, steps, bound)
+            assert cycles <= bound, f"{op} {blen}: {cycles} cycles > {bound}"
+
+
 # ---------------------------------------------------------------------------- pytest
 def case(simulator: str, parameters: dict, tests: list[str], env: dict):
     return pytest.param(simulator, parameters, tests, env, id=sim.case_id(simulator, parameters))
 
 
 CASES = [
-    case("verilator", {"CORE": "iter128"}, ["test_random", "test_bad_input"], {"AESIP_NRAND": "30"}),
+    case("verilator", {"CORE": "iter128"}, ["test_random", "test_bad_input", "test_timing"], {"AESIP_NRAND": "30"}),
     case("verilator", {"CORE": "pipe", "MULTI": 1}, ["test_random"], {"AESIP_NRAND": "10"}),
     case("icarus", {"CORE": "iter128"}, ["test_random"], {"AESIP_NRAND": "6"}),
 ]
