@@ -8,7 +8,7 @@
 // Parameters (passed to aes_mode_engine, which checks them)
 //   CORE      : block core by name: "iter128" (default), "iter32", "pipe"
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes
-//   SLOT_W    : key-slot index width, 1 .. 8
+//   SLOT_W    : key-slot index width, 1 .. 8 (also ccmp_fe: 17 replay counters per slot)
 //   NR_MAX    : 10, 12 or 14: the largest key accepted
 //   MULTI     : 0 = aes_mode_engine (default), 1 = aes_mode_multi with 2 lanes and 256-beat
 //               input FIFOs (same ports and results; the front end has one MPDU in flight)
