@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, runreq, tdea_run, wimax_run
+from aesip import aes_run, ccmp_run, runreq, tdea_run, wimax_run
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,10 @@ TDEA = Family("tdea", tdea_run.OPS, tdea_run.job, tdea_run.execute)
 # IEEE 802.16e PDU protection on the wimax_fe front end (docs/wimax.md)
 WIMAX = Family("wimax", wimax_run.OPS, wimax_run.job, wimax_run.execute)
 
-FAMILIES: list[Family] = [AES, TDEA, WIMAX]
+# IEEE 802.11 CCMP on the ccmp_fe front end (docs/ccmp.md)
+CCMP = Family("ccmp", ccmp_run.OPS, ccmp_run.job, ccmp_run.execute)
+
+FAMILIES: list[Family] = [AES, TDEA, WIMAX, CCMP]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aesip import rtl, runreq, session, wimax_iface
+from aesip import frame_run, rtl, runreq, session, wimax_iface
 from aesip.errors import SimError
 
 TB_MODULE = "aesip.tb.wimax_cli_tb"
@@ -57,33 +57,17 @@ def job(obj: dict, op: str) -> WimaxJob:
 def target_for(engine: str) -> session.SimTarget:
     """wimax_top on aes_mode_engine built on the block core `engine`, or (`multi`) on
     aes_mode_multi on aes_pipe (wimax_top parameter MULTI = 1)."""
-    multi = engine == rtl.MULTI_ENGINE
-    core = "pipe" if multi else engine
-    session._known(core)
-    params = {"CORE": core, "SLOT_W": session.ENGINE_SLOT_W}
-    if multi:
-        params["MULTI"] = 1
-    return session.SimTarget(core, rtl.WIMAX_TOP, rtl.wimax_sources(core), params, TB_MODULE)
+    return frame_run.target_for(engine, rtl.WIMAX_TOP, rtl.wimax_sources, TB_MODULE)
+
+
+def _pdu_cmd(j: WimaxJob, slot: int) -> dict:
+    return {"cmd": "pdu", "op": j.op, "slot": slot, "pn": j.pn, "pdu": j.pdu.hex()}
 
 
 def plan(jobs: list[WimaxJob]) -> tuple[list[dict], list[int]]:
     """Executor commands (key loads into the least recently used slot when a PDU's key is
     not loaded, then the PDU) and the index of each job's result."""
-    slots: list[bytes | None] = [None] * session.ENGINE_SLOTS
-    used = [0] * session.ENGINE_SLOTS
-    cmds: list[dict] = []
-    where = []
-    for t, j in enumerate(jobs, 1):
-        if j.key in slots:
-            s = slots.index(j.key)
-        else:
-            s = min(range(len(slots)), key=lambda i: used[i])
-            slots[s] = j.key
-            cmds.append({"cmd": "key", "slot": s, "key": j.key.hex()})
-        used[s] = t
-        where.append(len(cmds))
-        cmds.append({"cmd": "pdu", "op": j.op, "slot": s, "pn": j.pn, "pdu": j.pdu.hex()})
-    return cmds, where
+    return frame_run.plan(jobs, _pdu_cmd)
 
 
 def result_for(req: runreq.Request, res: dict | None = None) -> dict:
@@ -108,13 +92,7 @@ def result_for(req: runreq.Request, res: dict | None = None) -> dict:
 
 def execute(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
     """Output objects for `requests` (in order), all run in one simulation of wimax_top."""
-    idx = [i for i, r in enumerate(requests) if r.job is not None]
-    results = []
-    where: list[int] = []
-    if idx:
-        cmds, where = plan([requests[i].job for i in idx])
-        results = session.simulate(target_for(engine), simulator, cmds)["results"]
-    res_of = {i: results[w] for i, w in zip(idx, where)}
+    res_of = frame_run.run(requests, target_for(engine), simulator, _pdu_cmd)
     outs = []
     for i, r in enumerate(requests):
         try:

@@ -719,3 +719,111 @@ def test_run_tdea(engine, simulator):
     p = run_cli(["run", "--engine", engine, "--sim", simulator], jsonl(reqs))
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == exp
+
+
+# --------------------------------------------------------------------------- 802.11 CCMP
+def test_parse_ccmp():
+    """The ccmp ops: fields decoded, PN checked against its 48-bit field and Key ID against
+    its 2-bit field, everything else (header, lengths, key length) left to the hardware."""
+    from aesip import ccmp_run, families
+
+    def parse(obj):
+        return runreq.parse_line(json.dumps(obj), 1, families.JOB_OF)
+
+    k = "00" * 16
+    r = parse({"op": "ccmp-encrypt", "key": k, "mpdu": "0000", "pn": 7, "key_id": 3})
+    assert r.error is None and (r.job.mpdu, r.job.pn, r.job.key_id) == (bytes(2), 7, 3)
+    r = parse({"op": "ccmp-encrypt", "key": k, "mpdu": "", "pn": (1 << 48) - 1})
+    assert r.error is None and r.job.key_id == 0
+    assert parse({"op": "ccmp-decrypt", "key": k, "mpdu": ""}).error is None
+    assert parse({"op": "ccmp-encrypt", "key": "00" * 5, "mpdu": "", "pn": 0}).error is None   # hardware: KEY
+    for pn, e in ((-1, "invalid: pn does not fit in 48 bits"), (1 << 48, "invalid: pn does not fit in 48 bits"),
+                  ("1", "invalid: pn not an integer"), (True, "invalid: pn not an integer")):
+        assert parse({"op": "ccmp-encrypt", "key": k, "mpdu": "", "pn": pn}).error == e
+    for kid, e in ((4, "invalid: key_id does not fit in 2 bits"), (-1, "invalid: key_id does not fit in 2 bits"),
+                   (1.0, "invalid: key_id not an integer")):
+        assert parse({"op": "ccmp-encrypt", "key": k, "mpdu": "", "pn": 1, "key_id": kid}).error == e
+    assert parse({"op": "ccmp-encrypt", "key": k, "mpdu": ""}).error == "invalid: missing pn"
+    assert parse({"op": "ccmp-decrypt", "key": k}).error == "invalid: missing mpdu"
+    assert parse({"op": "ccmp-decrypt", "key": "00" * 33, "mpdu": ""}).error == "invalid: key length"
+    assert parse({"op": "ccmp-decrypt", "key": k, "mpdu": "0x"}).error == "invalid: mpdu not hex"
+    jobs = [ccmp_run.CcmpJob("ccmp-decrypt", bytes([i]) * 16, b"") for i in (1, 2, 1, 3, 4, 5, 1)]
+    cmds, where = ccmp_run.plan(jobs)
+    assert [c["cmd"] for c in cmds].count("key") == 5
+    assert all(cmds[w]["cmd"] == "mpdu" for w in where)
+    assert cmds[where[6]]["slot"] == cmds[where[0]]["slot"]
+
+
+def test_run_ccmp():
+    """`aesip run` with the ccmp ops against the testbench's own 802.11 construction
+    (tb/proto/test_ccmp_top.py: header parser, AAD/nonce, cryptography's AESCCM): random
+    MPDUs of every shape encrypted and decrypted with three keys; malformed MPDUs, a failed
+    MIC and replays answered with the contract's errors, each followed by a good request;
+    a key evicted and reloaded clears its counters; an AES op in the same run; `id` copied."""
+    from tb.proto.test_ccmp_top import parse, protect, random_mpdu
+
+    need("verilator")
+    rng = random.Random(_seed())
+    keys = [rng.randbytes(16) for _ in range(3)]
+    reqs, exp = [], []
+    pn = rng.getrandbits(40)
+    for i in range(8):
+        key = keys[i % 3]
+        m = random_mpdu(rng, rng.choice([0, 1, 16, 37, rng.randrange(300)]))
+        pn += 1 + rng.randrange(100)
+        kid = rng.randrange(4)
+        prot = protect(key, m, pn, kid)
+        reqs.append({"op": "ccmp-encrypt", "key": key.hex(), "mpdu": m.hex(), "pn": pn, "key_id": kid, "id": i})
+        exp.append({"id": i, "mpdu": prot.hex()})
+        reqs.append({"op": "ccmp-decrypt", "key": key.hex(), "mpdu": prot.hex()})
+        exp.append({"mpdu": m.hex(), "pn": pn, "key_id": kid})
+    good = random_mpdu(rng, 20, "qos", tid=3)
+    pn_g = pn + 1000
+
+    def fresh():
+        nonlocal pn_g
+        pn_g += 1
+        return protect(keys[0], good, pn_g), pn_g
+
+    prot, p0 = fresh()
+    # the failing frames carry a PN above every accepted one (else they are replays)
+    high = protect(keys[0], good, pn_g + (1 << 30))
+    flipped = bytearray(high)
+    flipped[-1] ^= 4
+    no_extiv = bytearray(high)
+    no_extiv[parse(good)["hlen"] + 3] &= 0xDF
+    bad = [
+        ({"op": "ccmp-encrypt", "key": keys[0].hex(), "mpdu": good[:20].hex(), "pn": 1}, "invalid: MPDU too short"),
+        ({"op": "ccmp-encrypt", "key": keys[0].hex(), "mpdu": prot.hex(), "pn": 1}, "invalid: Protected bit"),
+        ({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": bytes(no_extiv).hex()}, "invalid: ExtIV clear"),
+        ({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": bytes(flipped).hex()}, "auth"),
+        ({"op": "ccmp-decrypt", "key": keys[1].hex(), "mpdu": high.hex()}, "auth"),
+        ({"op": "ccmp-encrypt", "key": rng.randbytes(20).hex(), "mpdu": good.hex(), "pn": 1}, "invalid: key length"),
+        ({"op": "ccmp-encrypt", "key": keys[0].hex(), "mpdu": good.hex(), "pn": 1 << 48},
+         "invalid: pn does not fit in 48 bits"),
+    ]
+    for r, e in bad:
+        reqs.append(r)
+        exp.append({"error": e})
+        prot, pn_now = fresh()
+        reqs.append({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": prot.hex()})
+        exp.append({"mpdu": good.hex(), "pn": pn_now, "key_id": 0})
+    # replays: the same frame again, then an older PN
+    reqs.append({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": prot.hex()})
+    exp.append({"error": "replay"})
+    reqs.append({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": protect(keys[0], good, p0).hex()})
+    exp.append({"error": "replay"})
+    # four other keys evict keys[0] from the 4 slots; reloaded, its counters are clear
+    for k in (rng.randbytes(16) for _ in range(4)):
+        m = random_mpdu(rng, 5)
+        reqs.append({"op": "ccmp-encrypt", "key": k.hex(), "mpdu": m.hex(), "pn": 9})
+        exp.append({"mpdu": protect(k, m, 9).hex()})
+    reqs.append({"op": "ccmp-decrypt", "key": keys[0].hex(), "mpdu": prot.hex()})
+    exp.append({"mpdu": good.hex(), "pn": pn_g, "key_id": 0})
+    key = rng.randbytes(16)
+    msg = rng.randbytes(32)
+    reqs.insert(3, {"op": "encrypt", "key": key.hex(), "msg": msg.hex()})
+    exp.insert(3, {"ct": enc(key, msg)})
+    p = run_cli(["run", "--engine", "iter128", "--sim", "verilator"], jsonl(reqs))
+    assert p.returncode == 0, p.stderr
+    assert out_lines(p) == exp

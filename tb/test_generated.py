@@ -71,6 +71,18 @@ def test_pack_command_layout():
     assert (err, value) == (iface.ERR_AUTH, bytes(range(16)))
 
 
+def test_ccmp_beat_widths_match_rtl_ports():
+    """The 802.11 CCMP front end's sideband and status beats (interface `ccmp`) are as wide
+    as the ports of ccmp_fe and ccmp_top that carry them."""
+    from aesip import ccmp_iface
+
+    for name in ("ccmp_fe", "ccmp_top"):
+        text = (RTL / "proto" / f"{name}.v").read_text()
+        for port, width in (("s_axis_cmd_tdata", ccmp_iface.CMD_W), ("m_axis_sts_tdata", ccmp_iface.STS_W)):
+            m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
+            assert m and int(m.group(1)) + 1 == width, (name, port)
+
+
 def test_wimax_beat_widths_match_rtl_ports():
     """The 802.16e front end's sideband and status beats (interface `wimax`) are as wide as
     the ports of wimax_fe and wimax_top that carry them."""

@@ -171,6 +171,10 @@ MODE_CASES = [
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5}, id="realign-bytes5"),
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter"}, id="tdea-engine-iter"),
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("pipe"), {"CORE": "pipe"}, id="tdea-engine-pipe"),
+    # the 802.11 CCMP front end (docs/ccmp.md)
+    pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128"}, id="ccmp"),
+    pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
+                 id="ccmp-multi-slotw8"),
 ]
 
 
@@ -251,6 +255,7 @@ def test_rtl_lists_exist():
     listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     listed |= set(rtl.WIMAX) | set(rtl.PROTO_INCLUDES)
     listed |= set(rtl.TDEA_ENGINE)
+    listed |= set(rtl.WIMAX) | set(rtl.CCMP) | set(rtl.PROTO_INCLUDES)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -282,6 +287,7 @@ FUSESOC_CORES = {
     "tdea_common": ROOT / "aesip_tdea_common.core",
     "wimax": ROOT / "aesip_wimax.core",
     "soc": ROOT / "aesip_soc.core",
+    "ccmp": ROOT / "aesip_ccmp.core",
     **{core: ROOT / f"aesip_{core.replace('-', '_')}.core" for core in rtl.TDEA_CORE_NAMES},
     "tdea_modes": ROOT / "aesip_tdea_modes.core",
 }
@@ -308,15 +314,21 @@ def test_fusesoc_core_files(name: str):
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         for dep in ["common"] + rtl.CORE_NAMES:
             assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
-    elif name == "wimax":
-        expected = ["rtl/" + f for f in rtl.PROTO_INCLUDES + rtl.WIMAX]
-        for f in rtl.PROTO_INCLUDES:
+    elif name in ("wimax", "ccmp"):
+        incs, files_exp, top = {"wimax": (rtl.WIMAX_INCLUDES, rtl.WIMAX, rtl.WIMAX_TOP),
+                                "ccmp": (rtl.CCMP_INCLUDES, rtl.CCMP, rtl.CCMP_TOP)}[name]
+        if name == "ccmp":   # the realigner comes from the wimax core
+            files_exp = [f for f in files_exp if f not in rtl.REALIGN]
+        expected = ["rtl/" + f for f in incs + files_exp]
+        for f in incs:
             assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
                              text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         assert "aesip:aesip:modes" in deps, f"{path.name} must depend on aesip:aesip:modes"
-        assert re.search(rf"^\s*toplevel\s*:\s*{rtl.WIMAX_TOP}\s*$", text, re.M), \
-            f"{path.name}: toplevel must be {rtl.WIMAX_TOP}"
+        if name == "ccmp":
+            assert "aesip:aesip:wimax" in deps, f"{path.name} must depend on aesip:aesip:wimax (axis_realign)"
+        assert re.search(rf"^\s*toplevel\s*:\s*{top}\s*$", text, re.M), \
+            f"{path.name}: toplevel must be {top}"
     elif name == "soc":
         expected = ["rtl/" + f for f in rtl.SOC]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

@@ -56,6 +56,10 @@ BAD = [
      "tdea_mode_engine_CORE_unknown", "tdea_mode_engine: CORE must be iter or pipe"),
     ("tdea-engine-inflaw9", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"INFL_AW": 9},
      "tdea_mode_engine_INFL_AW_not_1_to_8", "tdea_mode_engine: INFL_AW must be 1 .. 8"),
+    ("ccmp-multi2", rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"MULTI": 2},
+     "ccmp_top_MULTI_not_0_or_1", "ccmp_top: MULTI must be 0 or 1"),
+    ("ccmp-slotw9", rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"SLOT_W": 9},
+     "ccmp_top_SLOT_W_not_1_to_8", "ccmp_top: SLOT_W must be 1 .. 8"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -69,6 +73,7 @@ GOOD = [
     (rtl.REALIGN_TOP, rtl.realign_sources()),
     (rtl.WIMAX_TOP, rtl.wimax_sources()),
     (rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources()),
+    (rtl.CCMP_TOP, rtl.ccmp_sources()),
 ]
 
 

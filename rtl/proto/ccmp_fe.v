@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: Apache-2.0
+// ccmp_fe: IEEE 802.11-2016 CCMP (12.5.3, CCMP-128) MPDU protection front end for a mode
+// engine (aes_mode_engine or aes_mode_multi: same command, data and status ports).
+// Full description (sideband, status, error codes, construction, timing): docs/ccmp.md.
+// Structure follows wimax_fe (docs/wimax.md): store-and-forward input buffer, checks
+// before the engine, two axis_realign instances into and out of the engine framing.
+//
+// Per MPDU: one sideband beat on s_axis_cmd (op, key slot, PN, Key ID), the MPDU on s_axis
+// (128-bit beats, tkeep on the last beat; without FCS), the result on m_axis and one
+// status beat on m_axis_sts.
+//   MAC header: FC, Duration, A1, A2, A3, SC (24 bytes), A4 when ToDS = FromDS = 1 (data),
+//   QoS Control on QoS data subtypes, HT Control (4 bytes, header, not in the AAD) when
+//   Order is set on QoS data and management frames.
+//   AAD: FC (data: subtype bits 4..6 = 0; Retry, PwrMgt, MoreData = 0; Protected = 1;
+//   QoS data: Order = 0) || A1 A2 A3 || SC (sequence number 0, fragment kept) || A4 ||
+//   QC (TID only).  Nonce: {0, mgmt, 0 , TID or 0} || A2 || PN5 .. PN0.  M = 8, L = 2.
+//   encrypt: header (Protected set) || PN0 PN1 00 (0x20 | KeyID << 6) PN2..PN5 ||
+//            ciphertext || MIC (8)
+//   decrypt: the reverse, MIC verified by the engine's store-and-forward decryption (no
+//            plaintext of a failing MPDU leaves); PN and Key ID on the status.
+// Replay: per key slot one 48-bit counter per TID (16) and one for management frames,
+// with a valid bit; a received PN not greater than the counter is REPLAY (the frame does
+// not reach the engine); the counter takes the PN only after the MIC verifies; a key load
+// into the slot, zeroize and reset clear the slot's (all) counters.
+//
+// Parameters
+//   SLOT_W : key-slot index width, 1 .. 8 (as the engine's): 2**SLOT_W * 17 replay
+//            counters; a sideband slot >= 2**SLOT_W is KEY
+// Ports
+//   clk, rst                               : clock, synchronous active-high reset
+//   s_axis_cmd_* (tdata 64)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
+//   key_load, key_load_slot, zeroize       : a key accepted into a slot / zeroize (clear
+//                                            the replay counters)
+//   s_axis_* (tdata 128, tkeep 16, tlast)  : MPDU in
+//   m_axis_* (tdata 128, tkeep, tlast, tuser) : MPDU out; tuser = 1 on the last beat: failed
+//   m_axis_sts_* (tdata 80)                : status per MPDU, after its output frame
+//   m_axis_eng_cmd_*, m_axis_eng_*         : to the mode engine's s_axis_cmd / s_axis
+//   s_axis_eng_*, s_axis_eng_sts_*         : from the mode engine's m_axis / m_axis_sts
+`timescale 1ns / 1ps
+`default_nettype none
+`include "aesip_check.vh"
+module ccmp_fe #(
+    parameter SLOT_W = 2
+) (
+
+    input  wire          clk,
+    input  wire          rst,
+    // sideband (command) beat
+    input  wire          s_axis_cmd_tvalid,
+    output wire          s_axis_cmd_tready,
+    input  wire [63:0]   s_axis_cmd_tdata,
+    // key loads and zeroize seen by the engine (they clear replay counters)
+    input  wire          key_load,
+    input  wire [SLOT_W-1:0] key_load_slot,
+    input  wire          zeroize,
+    // PDU in
+    input  wire          s_axis_tvalid,
+    output wire          s_axis_tready,
+    input  wire [127:0]  s_axis_tdata,
+    input  wire [15:0]   s_axis_tkeep,
+    input  wire          s_axis_tlast,
+    // PDU out
+    output wire          m_axis_tvalid,
+    input  wire          m_axis_tready,
+    output wire [127:0]  m_axis_tdata,
+    output wire [15:0]   m_axis_tkeep,
+    output wire          m_axis_tlast,
+    output wire          m_axis_tuser,
+    // status
+    output wire          m_axis_sts_tvalid,
+    input  wire          m_axis_sts_tready,
+    output wire [79:0]   m_axis_sts_tdata,
+    // mode engine: command
+    output wire          m_axis_eng_cmd_tvalid,
+    input  wire          m_axis_eng_cmd_tready,
+    output wire [511:0]  m_axis_eng_cmd_tdata,
+    // mode engine: data in
+    output wire          m_axis_eng_tvalid,
+    input  wire          m_axis_eng_tready,
+    output wire [127:0]  m_axis_eng_tdata,
+    output wire [15:0]   m_axis_eng_tkeep,
+    output wire          m_axis_eng_tlast,
+    // mode engine: data out
+    input  wire          s_axis_eng_tvalid,
+    output wire          s_axis_eng_tready,
+    input  wire [127:0]  s_axis_eng_tdata,
+    input  wire [15:0]   s_axis_eng_tkeep,
+    input  wire          s_axis_eng_tlast,
+    input  wire          s_axis_eng_tuser,
+    // mode engine: status
+    input  wire          s_axis_eng_sts_tvalid,
+    output wire          s_axis_eng_sts_tready,
+    input  wire [135:0]  s_axis_eng_sts_tdata
+);
+    `include "aes_mode_if.vh"   // the engine's command/status beats (data/mode_engine.yaml)
+    `include "ccmp_if.vh"       // this front end's sideband/status beats (same file)
+
+    generate
+        `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_fe_SLOT_W_not_1_to_8, "ccmp_fe: SLOT_W must be 1 .. 8")
+    endgenerate
+
+    localparam [7:0] BUF_BEATS = 8'd160;           // 2560 bytes >= 36 + 8 + 2304 + 8
+    localparam integer NRC = 17 << SLOT_W;         // replay counters: 16 TIDs + management per slot
+    localparam integer RCW = SLOT_W + 5;           // their index width (17 * 2**SLOT_W < 2**RCW)
+
+    // ---------------------------------------------------------------- state
+    localparam [2:0] S_IDLE = 3'd0, S_RECV = 3'd1, S_CHECK = 3'd2, S_CMD = 3'd3, S_RUN = 3'd4,
+                     S_STS = 3'd5;
+    localparam [1:0] O_WAIT = 2'd0, O_DATA = 2'd1, O_END = 2'd2, O_DONE = 2'd3;
+    reg [2:0] st;
+    reg [1:0] ost;
+
+    reg        dec;
+    reg        op_err;
+    reg [7:0]  slot;
+    reg [47:0] pn_cmd;
+    reg [1:0]  kid_cmd;
+    reg [7:0]  nbeat;          // beats received, saturating at 255
+    reg        ferr;
+    reg [4:0]  lastk;
+    reg [383:0] hdr;           // the first three beats: MAC header + CCMP header (<= 44 bytes)
+    reg [127:0] beat_prev, beat_last;
+
+    reg [127:0] mem [0:BUF_BEATS-1];
+
+    // replay counters
+    reg [47:0]    rc [0:NRC-1];
+    reg [NRC-1:0] rcv;
+
+    // ---------------------------------------------------------------- sideband and receive
+    assign s_axis_cmd_tready = (st == S_IDLE);
+    assign s_axis_tready = (st == S_RECV);
+    wire in_take = s_axis_tvalid && s_axis_tready;
+
+    wire keep_low_run = ((s_axis_tkeep & (s_axis_tkeep + 16'h0001)) == 16'h0000);
+    reg [4:0] keep_cnt;
+    integer j;
+    always @(*) begin
+        keep_cnt = 5'd0;
+        for (j = 0; j < 16; j = j + 1)
+            keep_cnt = keep_cnt + {4'd0, s_axis_tkeep[j]};
+    end
+
+    always @(posedge clk) begin
+        if (in_take && nbeat < BUF_BEATS)
+            mem[nbeat] <= s_axis_tdata;
+    end
+
+    // ---------------------------------------------------------------- header parsing
+    wire [7:0] fc0 = hdr[7:0], fc1 = hdr[15:8];
+    wire       is_data = (fc0[3:2] == 2'b10);
+    wire       is_mgmt = (fc0[3:2] == 2'b00);
+    wire       bad_type = (fc0[1:0] != 2'b00) || !(is_data || is_mgmt);
+    wire       has_a4 = is_data && fc1[0] && fc1[1];
+    wire       has_qc = is_data && fc0[7];
+    wire       has_htc = fc1[7] && (has_qc || is_mgmt);
+    wire       prot = fc1[6];
+    wire [5:0] hlen = 6'd24 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0) + (has_htc ? 6'd4 : 6'd0);
+    wire [5:0] alen = 6'd22 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0);
+    wire [3:0] tid = has_a4 ? hdr[243:240] : hdr[195:192];   // QC byte 0 at 30 or 24
+    wire [4:0] ridx = is_mgmt ? 5'd16 : (has_qc ? {1'b0, tid} : 5'd0);
+    wire [383:0] hdr_sh = hdr >> {hlen, 3'b000};
+    wire [63:0] ccmph = hdr_sh[63:0];                          // received CCMP header
+    wire        extiv = ccmph[29];
+    wire [1:0]  kid_rx = ccmph[31:30];
+    wire [47:0] pn_rx = {ccmph[63:32], ccmph[15:0]};
+    wire [47:0] pn = dec ? pn_rx : pn_cmd;
+    wire [1:0]  kid = dec ? kid_rx : kid_cmd;
+
+    // AAD (alen bytes, byte 0 in bits 7:0; two engine beats)
+    reg [255:0] aad;
+    always @(*) begin
+        aad = 256'd0;
+        aad[7:0] = is_data ? (fc0 & 8'h8f) : fc0;
+        aad[15:8] = ((fc1 & 8'hc7) | 8'h40) & (has_qc ? 8'h7f : 8'hff);
+        aad[159:16] = hdr[175:32];                 // A1 A2 A3
+        aad[167:160] = {4'd0, hdr[179:176]};       // SC: fragment number only
+        if (has_a4) begin
+            aad[223:176] = hdr[239:192];           // A4
+            if (has_qc) aad[231:224] = {4'd0, tid};
+        end else if (has_qc) begin
+            aad[183:176] = {4'd0, tid};
+        end
+    end
+    wire [7:0]   nflag = {3'b000, is_mgmt, (has_qc ? tid : 4'd0)};
+    wire [127:0] nonce = {24'd0, pn[7:0], pn[15:8], pn[23:16], pn[31:24], pn[39:32], pn[47:40],
+                          hdr[127:80], nflag};
+
+    // lengths and checks
+    wire        over = (nbeat > BUF_BEATS);
+    wire [11:0] flen = {nbeat, 4'b0000} - 12'd16 + {7'd0, lastk};
+    wire [11:0] hl12 = {6'd0, hlen};
+    wire [11:0] e_start_w = dec ? hl12 + 12'd8 : hl12;
+    wire [11:0] e_end_w = dec ? flen - 12'd8 : flen;
+    wire [11:0] plen = e_end_w - e_start_w;
+    wire [11:0] nb_w = (e_end_w + 12'd15) >> 4;
+    wire        slot_hi = (SLOT_W < 8) && ((slot >> SLOT_W) != 8'd0);
+    wire [SLOT_W-1:0] slot_s = slot[SLOT_W-1:0];
+    wire [RCW-1:0] rc_i = {5'd0, slot_s} * 17 + {{SLOT_W{1'b0}}, ridx};
+    wire        replay = rcv[rc_i] && (pn_rx <= rc[rc_i]);
+    reg  [7:0]  chk_err;
+    always @(*) begin
+        chk_err = CCMP_ERR_OK;
+        if (op_err)                                     chk_err = CCMP_ERR_OP;
+        else if (ferr)                                  chk_err = CCMP_ERR_FRAMING;
+        else if (over)                                  chk_err = CCMP_ERR_LEN;
+        else if (flen < 12'd2)                          chk_err = CCMP_ERR_SHORT;
+        else if (bad_type)                              chk_err = CCMP_ERR_TYPE;
+        else if (flen < hl12)                           chk_err = CCMP_ERR_SHORT;
+        else if (prot != dec)                           chk_err = CCMP_ERR_PROT;
+        else if (dec && flen < hl12 + 12'd16)           chk_err = CCMP_ERR_SHORT;
+        else if (dec && !extiv)                         chk_err = CCMP_ERR_EXTIV;
+        else if (slot_hi)                               chk_err = CCMP_ERR_KEY;
+        else if (dec && replay)                         chk_err = CCMP_ERR_REPLAY;
+    end
+
+    // output prefix: the header (Protected set / cleared) and, encrypting, the CCMP header
+    wire [63:0]  ccmp_out = {pn_cmd[47:16], kid_cmd, 1'b1, 5'b00000, 8'h00, pn_cmd[15:0]};
+    wire [383:0] hmask = ~({384{1'b1}} << {hlen, 3'b000});
+    wire [383:0] hdr_o = ((hdr & hmask) & ~(384'd1 << 14)) | (dec ? 384'd0 : (384'd1 << 14));
+    wire [383:0] pfx_next = dec ? hdr_o : (hdr_o | ({320'd0, ccmp_out} << {hlen, 3'b000}));
+    wire [5:0]   pl_next = dec ? hlen : hlen + 6'd8;
+
+    // the received MIC: the frame's last 8 bytes
+    wire [255:0] tail = {beat_last, beat_prev};
+    wire [255:0] tail_sh = tail >> {lastk + 5'd8, 3'b000};
+    wire [63:0]  mic_rx = tail_sh[63:0];
+
+    wire unused_bits = ^{s_axis_eng_sts_tdata[127:64], nb_w[11:8], tail_sh[255:64], hdr_sh[383:64],
+                         ccmph[28:16], plen};
+
+    // ---------------------------------------------------------------- registered per-MPDU values
+    reg [511:0] ecmd;
+    reg [11:0]  e_start, e_end;
+    reg [383:0] prefix;
+    reg [5:0]   pfx_len;
+    reg [1:0]   pidx;          // prefix beat being sent
+    reg [255:0] aad_r;
+    reg [3:0]   aad_k1;        // bytes of the AAD's second beat (6 .. 14)
+    reg [1:0]   aad_ph;        // AAD beats still to send (2, 1, 0)
+    reg [7:0]   err, eng_err;
+    reg         frame_sent;
+    reg [47:0]  pn_sts;
+    reg [1:0]   kid_sts;
+    reg [RCW-1:0] rc_r;          // replay counter of this MPDU
+    reg         rc_kill;       // its slot was reloaded / zeroized meanwhile: no update
+
+    // ---------------------------------------------------------------- buffer reader -> engine
+    reg [7:0]   rd_i, nb;
+    reg         q_valid;
+    reg [7:0]   q_idx;
+    reg [127:0] mem_q;
+    wire        rin_ready;
+    wire        rin_valid, rin_last;
+    wire [127:0] rin_data;
+    wire [15:0] rin_keep;
+    wire        unused_rin_user, unused_rin_busy;
+    wire        q_adv = !q_valid || rin_ready;
+    always @(posedge clk) begin
+        if (st == S_RUN && q_adv && rd_i < nb)
+            mem_q <= mem[rd_i];
+    end
+    wire [11:0] q_base = {q_idx, 4'b0000};
+    wire [11:0] q_hi_w = e_end - q_base;
+    wire [4:0]  q_hi = (q_hi_w > 12'd16) ? 5'd16 : q_hi_w[4:0];
+    wire [3:0]  q_lo = (q_idx == e_start[11:4]) ? e_start[3:0] : 4'd0;
+    reg  [15:0] q_keep;
+    integer m;
+    always @(*) begin
+        for (m = 0; m < 16; m = m + 1)
+            q_keep[m] = (m >= q_lo) && (m < q_hi);
+    end
+    wire q_last = (e_end <= q_base + 12'd16);
+
+    axis_realign #(.BYTES(16)) u_rin (
+        .clk(clk), .rst(rst),
+        .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(mem_q), .s_tkeep(q_keep),
+        .s_tlast(q_last), .s_tuser(1'b0),
+        .m_tvalid(rin_valid), .m_tready(m_axis_eng_tready && (aad_ph == 2'd0)), .m_tdata(rin_data),
+        .m_tkeep(rin_keep), .m_tlast(rin_last), .m_tuser(unused_rin_user),
+        .busy(unused_rin_busy)
+    );
+    // the two AAD beats go first, straight to the engine, then the realigned payload
+    reg [15:0] aad_keep1;
+    integer k;
+    always @(*) begin
+        for (k = 0; k < 16; k = k + 1)
+            aad_keep1[k] = (k < aad_k1);
+    end
+    wire aad_go = (st == S_RUN) && (aad_ph != 2'd0);
+    assign m_axis_eng_tvalid = aad_go ? 1'b1 : rin_valid;
+    assign m_axis_eng_tdata = aad_go ? ((aad_ph == 2'd2) ? aad_r[127:0] : aad_r[255:128]) : rin_data;
+    assign m_axis_eng_tkeep = aad_go ? ((aad_ph == 2'd2) ? 16'hffff : aad_keep1) : rin_keep;
+    assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0)) : rin_last;
+
+    // ---------------------------------------------------------------- engine output -> MPDU out
+    wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
+    wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
+    wire [63:0] mic_tx = s_axis_eng_sts_tdata[STS_VALUE_LSB +: 64];
+    wire [5:0]  pfx_rem = pfx_len - {pidx, 4'b0000};
+    wire        pfx_lastb = (pfx_rem <= 6'd16);
+    reg  [15:0] pfx_keep;
+    integer n;
+    always @(*) begin
+        for (n = 0; n < 16; n = n + 1)
+            pfx_keep[n] = (n < pfx_rem);
+    end
+    wire [127:0] pfx_beat = (pidx == 2'd0) ? prefix[127:0] : (pidx == 2'd1) ? prefix[255:128] : prefix[383:256];
+    reg         ro_valid;
+    reg [127:0] ro_data;
+    reg [15:0]  ro_keep;
+    reg         ro_last;
+    reg         ro_user;
+    reg         eng_m_ready;
+    reg         eng_s_ready;
+    wire        ro_ready;
+    wire        ro_busy;
+    always @(*) begin
+        ro_valid = 1'b0;
+        ro_data = 128'd0;
+        ro_keep = 16'd0;
+        ro_last = 1'b0;
+        ro_user = 1'b0;
+        eng_m_ready = 1'b0;
+        eng_s_ready = 1'b0;
+        if (st == S_RUN) begin
+            case (ost)
+                O_WAIT: begin
+                    if (s_axis_eng_tvalid) begin
+                        ro_valid = 1'b1;
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                    end else if (s_axis_eng_sts_tvalid && eng_ok) begin
+                        // empty body: prefix (then the MIC when encrypting)
+                        ro_valid = 1'b1;
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                        ro_last = dec && pfx_lastb;
+                        eng_s_ready = dec && pfx_lastb && ro_ready;
+                    end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
+                        eng_s_ready = 1'b1;   // failed without output: no frame at all
+                    end
+                end
+                O_DATA: begin
+                    ro_valid = s_axis_eng_tvalid;
+                    ro_data = s_axis_eng_tdata;
+                    ro_keep = s_axis_eng_tkeep;
+                    ro_last = s_axis_eng_tlast && dec;
+                    ro_user = s_axis_eng_tuser;
+                    eng_m_ready = ro_ready;
+                end
+                O_END: begin
+                    if (s_axis_eng_sts_tvalid) begin
+                        if (dec) begin
+                            eng_s_ready = 1'b1;
+                        end else begin
+                            ro_valid = 1'b1;
+                            ro_data = {64'd0, mic_tx};
+                            ro_keep = 16'h00ff;
+                            ro_last = 1'b1;
+                            ro_user = !eng_ok;
+                            eng_s_ready = ro_ready;
+                        end
+                    end
+                end
+                default: ;
+            endcase
+        end
+    end
+    assign s_axis_eng_tready = eng_m_ready;
+    assign s_axis_eng_sts_tready = eng_s_ready;
+
+    axis_realign #(.BYTES(16)) u_rout (
+        .clk(clk), .rst(rst),
+        .s_tvalid(ro_valid), .s_tready(ro_ready), .s_tdata(ro_data), .s_tkeep(ro_keep),
+        .s_tlast(ro_last), .s_tuser(ro_user),
+        .m_tvalid(m_axis_tvalid), .m_tready(m_axis_tready), .m_tdata(m_axis_tdata),
+        .m_tkeep(m_axis_tkeep), .m_tlast(m_axis_tlast), .m_tuser(m_axis_tuser),
+        .busy(ro_busy)
+    );
+
+    // ---------------------------------------------------------------- engine command, status
+    assign m_axis_eng_cmd_tvalid = (st == S_CMD);
+    assign m_axis_eng_cmd_tdata = ecmd;
+    assign m_axis_sts_tvalid = (st == S_STS);
+    assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, pn_sts} << CCMP_STS_PN_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, err} << CCMP_STS_ERR_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, eng_err} << CCMP_STS_ENG_ERR_LSB)
+                            | ({{(CCMP_STS_W-2){1'b0}}, kid_sts} << CCMP_STS_KEY_ID_LSB)
+                            | ({{(CCMP_STS_W-1){1'b0}}, frame_sent} << CCMP_STS_FRAME_LSB);
+
+    wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
+    wire [511:0] ecmd_next =
+          ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
+        | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
+        | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
+        | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
+        | ({{(512-6){1'b0}}, alen} << CMD_AAD_LEN_LSB)
+        | ({{(512-12){1'b0}}, plen} << CMD_PAYLOAD_LEN_LSB)
+        | ({{(512-128){1'b0}}, nonce} << CMD_IV_LSB)
+        | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
+
+    // replay counters: update after a verified decryption, clear on key load / zeroize
+    wire rc_upd = (st == S_RUN) && (ost == O_DONE) && !ro_busy && dec && (eng_err == ERR_OK) && !rc_kill;
+    integer t;
+    always @(posedge clk) begin
+        if (rc_upd)
+            rc[rc_r] <= pn_sts;
+    end
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            rcv <= {NRC{1'b0}};
+        end else begin
+            if (rc_upd)
+                rcv[rc_r] <= 1'b1;
+            if (key_load)
+                for (t = 0; t < 17; t = t + 1)
+                    rcv[{5'd0, key_load_slot} * 17 + t[RCW-1:0]] <= 1'b0;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            st <= S_IDLE;
+            ost <= O_WAIT;
+            dec <= 1'b0;
+            op_err <= 1'b0;
+            slot <= 8'd0;
+            pn_cmd <= 48'd0;
+            kid_cmd <= 2'd0;
+            nbeat <= 8'd0;
+            ferr <= 1'b0;
+            lastk <= 5'd0;
+            hdr <= 384'd0;
+            beat_prev <= 128'd0;
+            beat_last <= 128'd0;
+            ecmd <= 512'd0;
+            e_start <= 12'd0;
+            e_end <= 12'd0;
+            prefix <= 384'd0;
+            pfx_len <= 6'd0;
+            pidx <= 2'd0;
+            aad_r <= 256'd0;
+            aad_k1 <= 4'd0;
+            aad_ph <= 2'd0;
+            err <= 8'd0;
+            eng_err <= 8'd0;
+            frame_sent <= 1'b0;
+            pn_sts <= 48'd0;
+            kid_sts <= 2'd0;
+            rc_r <= {RCW{1'b0}};
+            rc_kill <= 1'b0;
+            rd_i <= 8'd0;
+            nb <= 8'd0;
+            q_valid <= 1'b0;
+            q_idx <= 8'd0;
+        end else begin
+            if (zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == slot))
+                rc_kill <= 1'b1;
+            case (st)
+                S_IDLE: if (s_axis_cmd_tvalid) begin
+                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
+                    op_err <= (cmd_rsvd != 64'd0);
+                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
+                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
+                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
+                    nbeat <= 8'd0;
+                    ferr <= 1'b0;
+                    hdr <= 384'd0;
+                    beat_prev <= 128'd0;
+                    beat_last <= 128'd0;
+                    st <= S_RECV;
+                end
+                S_RECV: if (in_take) begin
+                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
+                    if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
+                    if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
+                    beat_prev <= beat_last;
+                    beat_last <= s_axis_tdata;
+                    if (nbeat != 8'hff)
+                        nbeat <= nbeat + 8'd1;
+                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
+                        ferr <= 1'b1;
+                    if (s_axis_tlast) begin
+                        lastk <= keep_cnt;
+                        st <= S_CHECK;
+                    end
+                end
+                S_CHECK: begin
+                    err <= chk_err;
+                    eng_err <= 8'd0;
+                    frame_sent <= 1'b0;
+                    pn_sts <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
+                    kid_sts <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
+                    rc_r <= rc_i;
+                    rc_kill <= 1'b0;
+                    ecmd <= ecmd_next;
+                    e_start <= e_start_w;
+                    e_end <= e_end_w;
+                    nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
+                    rd_i <= e_start_w[11:4];
+                    q_valid <= 1'b0;
+                    ost <= O_WAIT;
+                    prefix <= pfx_next;
+                    pfx_len <= pl_next;
+                    pidx <= 2'd0;
+                    aad_r <= aad;
+                    aad_k1 <= alen[3:0];
+                    st <= (chk_err == CCMP_ERR_OK) ? S_CMD : S_STS;
+                end
+                S_CMD: if (m_axis_eng_cmd_tready) begin
+                    ecmd <= 512'd0;
+                    aad_ph <= 2'd2;
+                    st <= S_RUN;
+                end
+                S_RUN: begin
+                    if (aad_go && m_axis_eng_tready)
+                        aad_ph <= aad_ph - 2'd1;
+                    if (q_adv) begin
+                        if (rd_i < nb) begin
+                            q_valid <= 1'b1;
+                            q_idx <= rd_i;
+                            rd_i <= rd_i + 8'd1;
+                        end else begin
+                            q_valid <= 1'b0;
+                        end
+                    end
+                    case (ost)
+                        O_WAIT: begin
+                            if (ro_valid && ro_ready) begin
+                                frame_sent <= 1'b1;
+                                if (!pfx_lastb) pidx <= pidx + 2'd1;
+                                else if (s_axis_eng_tvalid) ost <= O_DATA;
+                                else if (dec) ost <= O_DONE;
+                                else ost <= O_END;
+                            end
+                            if (eng_s_ready) begin
+                                eng_err <= eng_code;
+                                ost <= O_DONE;
+                            end
+                        end
+                        O_DATA: if (s_axis_eng_tvalid && eng_m_ready && s_axis_eng_tlast)
+                            ost <= O_END;
+                        O_END: if (eng_s_ready) begin
+                            eng_err <= eng_code;
+                            ost <= O_DONE;
+                        end
+                        default: if (!ro_busy) begin
+                            err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
+                                 : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
+                                 : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
+                            if (eng_err != ERR_OK) begin
+                                pn_sts <= 48'd0;
+                                kid_sts <= 2'd0;
+                            end
+                            st <= S_STS;
+                        end
+                    endcase
+                end
+                S_STS: if (m_axis_sts_tready) begin
+                    st <= S_IDLE;
+                end
+                default: st <= S_IDLE;
+            endcase
+        end
+    end
+endmodule
+`default_nettype wire
