@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aesip import ccmp_iface, frame_run, rtl, runreq, session
-from aesip.errors import SimError
 
 TB_MODULE = "aesip.tb.ccmp_cli_tb"
 PN_BITS = ccmp_iface.CMD_FIELDS["pn"][1]
@@ -84,33 +83,9 @@ def plan(jobs: list[CcmpJob]) -> tuple[list[dict], list[int]]:
 
 
 def result_for(req: runreq.Request, res: dict | None = None) -> dict:
-    out: dict = {}
-    if req.has_id:
-        out["id"] = req.id
-    if req.error is not None:
-        out["error"] = req.error
-        return out
-    assert res is not None
-    err = res["err"]
-    if err != ccmp_iface.ERR_OK:
-        out["error"] = ccmp_iface.ERROR_CLI.get(err, f"invalid: front end error code {err}")
-        return out
-    if res.get("out") is None:
-        raise ValueError(f"line {req.lineno}: the front end reported OK without an output frame")
-    out["mpdu"] = res["out"]
-    if req.op == "ccmp-decrypt":
-        out["pn"] = res["pn"]
-        out["key_id"] = res["key_id"]
-    return out
+    return frame_run.result_for(req, res, ccmp_iface, "mpdu", "ccmp-decrypt", ("pn", "key_id"))
 
 
 def execute(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
     """Output objects for `requests` (in order), all run in one simulation of ccmp_top."""
-    res_of = frame_run.run(requests, target_for(engine), simulator, _mpdu_cmd)
-    outs = []
-    for i, r in enumerate(requests):
-        try:
-            outs.append(result_for(r, res_of.get(i)))
-        except (ValueError, KeyError) as e:
-            raise SimError(f"unexpected response of the ccmp simulation: {e}") from None
-    return outs
+    return frame_run.execute(requests, target_for(engine), simulator, _mpdu_cmd, result_for, "ccmp")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from aesip import rtl, session
+from aesip import rtl, runreq, session
+from aesip.errors import SimError
 
 
 def plan(jobs: list, frame_cmd: Callable[[object, int], dict]) -> tuple[list[dict], list[int]]:
@@ -53,3 +54,44 @@ def run(requests: list, target: session.SimTarget, simulator: str,
     cmds, where = plan([requests[i].job for i in idx], frame_cmd)
     results = session.simulate(target, simulator, cmds)["results"]
     return {i: results[w] for i, w in zip(idx, where)}
+
+
+def result_for(req: runreq.Request, res: dict | None, iface, frame_field: str,
+               dec_op: str, dec_fields: tuple[str, ...]) -> dict:
+    """The output object of a front-end request: `id` (when given), then `error` (refused
+    before the hardware, or the front end's status error code mapped by its generated
+    interface module `iface`: ERR_OK, ERROR_CLI), or the output frame as `frame_field`
+    plus, for `dec_op`, the status fields `dec_fields` (PN, key id)."""
+    out: dict = {}
+    if req.has_id:
+        out["id"] = req.id
+    if req.error is not None:
+        out["error"] = req.error
+        return out
+    assert res is not None
+    err = res["err"]
+    if err != iface.ERR_OK:
+        out["error"] = iface.ERROR_CLI.get(err, f"invalid: front end error code {err}")
+        return out
+    if res.get("out") is None:
+        raise ValueError(f"line {req.lineno}: the front end reported OK without an output frame")
+    out[frame_field] = res["out"]
+    if req.op == dec_op:
+        for f in dec_fields:
+            out[f] = res[f]
+    return out
+
+
+def execute(requests: list, target: session.SimTarget, simulator: str,
+            frame_cmd: Callable[[object, int], dict], result: Callable[[runreq.Request, dict | None], dict],
+            what: str) -> list[dict]:
+    """Output objects for `requests` (in order), all run in one simulation of `target`;
+    `result(request, executor result)` maps each; `what` names the simulation in errors."""
+    res_of = run(requests, target, simulator, frame_cmd)
+    outs = []
+    for i, r in enumerate(requests):
+        try:
+            outs.append(result(r, res_of.get(i)))
+        except (ValueError, KeyError) as e:
+            raise SimError(f"unexpected response of the {what} simulation: {e}") from None
+    return outs

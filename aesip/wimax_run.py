@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aesip import frame_run, rtl, runreq, session, wimax_iface
-from aesip.errors import SimError
 
 TB_MODULE = "aesip.tb.wimax_cli_tb"
 PN_BITS = wimax_iface.CMD_FIELDS["pn"][1]
@@ -71,32 +70,9 @@ def plan(jobs: list[WimaxJob]) -> tuple[list[dict], list[int]]:
 
 
 def result_for(req: runreq.Request, res: dict | None = None) -> dict:
-    out: dict = {}
-    if req.has_id:
-        out["id"] = req.id
-    if req.error is not None:
-        out["error"] = req.error
-        return out
-    assert res is not None
-    err = res["err"]
-    if err != wimax_iface.ERR_OK:
-        out["error"] = wimax_iface.ERROR_CLI.get(err, f"invalid: front end error code {err}")
-        return out
-    if res.get("out") is None:
-        raise ValueError(f"line {req.lineno}: the front end reported OK without an output frame")
-    out["pdu"] = res["out"]
-    if req.op == "wimax-decrypt":
-        out["pn"] = res["pn"]
-    return out
+    return frame_run.result_for(req, res, wimax_iface, "pdu", "wimax-decrypt", ("pn",))
 
 
 def execute(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
     """Output objects for `requests` (in order), all run in one simulation of wimax_top."""
-    res_of = frame_run.run(requests, target_for(engine), simulator, _pdu_cmd)
-    outs = []
-    for i, r in enumerate(requests):
-        try:
-            outs.append(result_for(r, res_of.get(i)))
-        except (ValueError, KeyError) as e:
-            raise SimError(f"unexpected response of the wimax simulation: {e}") from None
-    return outs
+    return frame_run.execute(requests, target_for(engine), simulator, _pdu_cmd, result_for, "wimax")
