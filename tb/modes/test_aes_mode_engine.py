@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import cocotb
 import pytest
-from cocotb.triggers import ClockCycles, with_timeout
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import iface, ref, rtl, sim, vectors
 from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED, OP_W, OPS
@@ -516,7 +516,12 @@ async def test_rekey_slot_in_use(dut):
         long_p = Packet("ccm-encrypt", 0, rng.randbytes(13), rng.randbytes(16), rng.randbytes(1500), 16)
         next_p = Packet("cbc-encrypt", 0, rng.randbytes(16), b"", rng.randbytes(64))
         side_p = Packet("ctr", 1, rng.randbytes(16), b"", rng.randbytes(40))
+        n_cmd = len(ev.cmd)
         await drv.submit(long_p)
+        # the packet is in flight once its command beat is accepted (with input gaps the
+        # source may hold it back for a while): only then start the competing load
+        while len(ev.cmd) == n_cmd:
+            await RisingEdge(dut.clk)
         await ClockCycles(dut.clk, rng.randint(5, 60))
         k1 = cocotb.start_soon(load_key(dut, 0, new, wait_done=False))
         await ClockCycles(dut.clk, 2)
