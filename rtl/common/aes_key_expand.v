@@ -45,26 +45,33 @@ module aes_key_expand #(
                      "aes_key_expand: SBOX_IMPL must be 0 or 1")
     endgenerate
 
-    reg [31:0] win [0:7];   // win[0] = w[i], win[j] = w[i+j] for j < Nk
+    // The window holds the last Nk words with the newest always in win[7]:
+    // win[8-Nk+j] = w[i+j] for j < Nk. The S-box input is therefore a register with no
+    // select in front of it (the per-size select of w[i] runs beside the S-box), and
+    // RotWord is applied after SubWord (SubWord is bytewise, so the two commute).
+    reg [31:0] win [0:7];
     reg [5:0]  idx;         // i
     reg [5:0]  last_idx;    // 4*Nr+3
     reg [2:0]  pos;         // i mod Nk
     reg [1:0]  size;
     reg [7:0]  rcon;
 
-    wire [31:0] prev = (size == 2'd0) ? win[3] : (size == 2'd1) ? win[5] : win[7]; // w[i+Nk-1]
+    wire [31:0] wi = (size == 2'd0) ? win[4] : (size == 2'd1) ? win[2] : win[0];  // w[i]
     wire [2:0]  nk_m1 = (size == 2'd0) ? 3'd3 : (size == 2'd1) ? 3'd5 : 3'd7;
     // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
     wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((size[1] && pos == 3'd4) ? 2'd2 : 2'd0);
     wire [31:0] t;
-    aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(prev), .mode(mode), .rcon(rcon), .t(t));
-    wire [31:0] nw = win[0] ^ t;
+    aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
+    wire [31:0] nw = wi ^ t;
 
     assign w_valid = busy;
     assign w_last  = busy && (idx == last_idx);
     assign w_idx   = idx;
-    assign w_data  = win[0];
+    assign w_data  = wi;
 
+    // at a load, window position j takes key word j - (8 - Nk)
+    wire [255:0] kwin = (key_size == 2'd0) ? {key_data[127:0], 128'd0} :
+                        (key_size == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
     integer j;
     always @(posedge clk) begin
         if (rst || zeroize) begin
@@ -79,13 +86,13 @@ module aes_key_expand #(
                 rcon <= 8'h01;
                 size <= key_size;
                 last_idx <= (key_size == 2'd0) ? 6'd43 : (key_size == 2'd1) ? 6'd51 : 6'd59;
-                for (j = 0; j < 8; j = j + 1) win[j] <= key_data[32*j +: 32];
+                for (j = 0; j < 8; j = j + 1) win[j] <= kwin[32*j +: 32];
             end
         end else begin
             idx <= idx + 6'd1;
             pos <= (pos == nk_m1) ? 3'd0 : pos + 3'd1;
             if (mode == 2'd1) rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
-            for (j = 0; j < 7; j = j + 1) win[j] <= (j[2:0] == nk_m1) ? nw : win[j + 1];
+            for (j = 0; j < 7; j = j + 1) win[j] <= win[j + 1];
             win[7] <= nw;
             if (idx == last_idx) begin
                 busy <= 1'b0;

@@ -31,11 +31,12 @@ module aes_ks_t #(
                      "aes_ks_t: IMPL must be 0 or 1")
     endgenerate
 
-    wire [31:0] rot = {w[7:0], w[31:8]};            // RotWord: [a0,a1,a2,a3] -> [a1,a2,a3,a0]
-    wire [31:0] sin = (mode == 2'd1) ? rot : w;
+    // SubWord is bytewise, so SubWord(RotWord(w)) = RotWord(SubWord(w)): the S-box
+    // input is w itself, with no select in front of it.
     wire [31:0] sub;
-    aes_subword #(.IMPL(IMPL), .DIR(0)) u_sub (.in(sin), .inv(1'b0), .out(sub));
-    assign t = (mode == 2'd1) ? (sub ^ {24'd0, rcon}) :
+    aes_subword #(.IMPL(IMPL), .DIR(0)) u_sub (.in(w), .inv(1'b0), .out(sub));
+    wire [31:0] rot = {sub[7:0], sub[31:8]};        // RotWord: [a0,a1,a2,a3] -> [a1,a2,a3,a0]
+    assign t = (mode == 2'd1) ? (rot ^ {24'd0, rcon}) :
                (mode == 2'd2) ? sub : w;
 endmodule
 `default_nettype wire
