@@ -37,7 +37,7 @@ import random
 import sys
 from collections import Counter
 
-from aesip import engine_bench, ref, rtl, session
+from aesip import engine_bench, ref, rtl, session, throughput
 from aesip.errors import EXIT_SIM, SimError, UsageError
 
 KEY_BITS = (128, 192, 256)
@@ -248,6 +248,14 @@ def bench_main(args) -> int:
                   f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
             continue
         ccm_recs.extend(recs)
+    if args.update_docs and not (failed or sim_failed) and args.sim == "verilator":
+        throughput.merge_bench(all_recs + ccm_recs)
+        throughput.update_docs()
+        print(f"aesip bench: updated {throughput.BENCH_RESULTS.relative_to(throughput.ROOT)} "
+              "and the Gbit/s tables", file=sys.stderr)
+    elif args.update_docs:
+        print("aesip bench: --update-docs takes figures only from a complete Verilator run "
+              "without mismatches; nothing written", file=sys.stderr)
     if args.json:
         print(json.dumps(all_recs + ccm_recs, indent=1))
     else:

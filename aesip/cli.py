@@ -2,7 +2,7 @@
 """`aesip` command line: argument parsing and dispatch, nothing else.
 
     aesip run   [--engine iter32|iter128|pipe] [--sim verilator|icarus] [-i IN] [-o OUT]
-    aesip bench [--json] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N]
+    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N]
     aesip synth [...]            (aesip.synth.synth_main)
     aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some|none] [--ccm N]
 
@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ccm-sizes", default="16,64,256,1500", metavar="LIST",
                    help="CCM payload sizes in bytes for the mode-engine records (default 16,64,256,1500; "
                    "'none': no CCM records)")
+    b.add_argument("--update-docs", action="store_true",
+                   help="merge the records into syn/bench.json and rewrite the Gbit/s tables "
+                        "(bits/cycle x ECP5 Fmax) in docs/synthesis.md and README.md")
     b.add_argument("--ccm-packets", type=int, default=8, metavar="N",
                    help="CCM packets sent back to back per measurement (default 8)")
 

@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
-from aesip import rtl
+from aesip import rtl, throughput
 from aesip.rtl import ROOT
 
 TARGETS = ("xc7", "ecp5", "ice40")
@@ -582,7 +582,8 @@ def update_docs(records: list[dict], replace: bool = False) -> None:
     head, rest = text.split(TABLE_BEGIN, 1)
     _, tail = rest.split(TABLE_END, 1)
     DOC.write_text(f"{head}{TABLE_BEGIN}\n{format_table(allrecs, markdown=True)}\n{TABLE_END}{tail}")
-    _log(f"updated {RESULTS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+    throughput.update_docs()
+    _log(f"updated {RESULTS.relative_to(ROOT)}, {DOC.relative_to(ROOT)} and the Gbit/s tables")
 
 
 # --------------------------------------------------------------------------- CLI

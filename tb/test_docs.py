@@ -9,7 +9,10 @@
     inline in a page (the sources live in docs/figures, aesip/gen_docs.py renders them);
   * the figure tools are pinned in requirements.txt and those versions are installed;
   * every relative link and image in README.md and docs/*.md points to an existing file;
-  * every `file.py::test_name` that docs/testplan.md names is defined in that file.
+  * every `file.py::test_name` that docs/testplan.md names is defined in that file;
+  * the Gbit/s tables in README.md and docs/synthesis.md are what aesip.throughput makes
+    of the committed syn/results.json and syn/bench.json, and its join computes
+    bits/cycle x Fmax.
 
 Regenerate the figures with `make docs` (python -m aesip.gen_docs).
 """
@@ -23,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from aesip import gen_docs
+from aesip import gen_docs, throughput
 from aesip.rtl import ROOT
 
 SOURCES = gen_docs.sources()
@@ -169,3 +172,38 @@ def test_testplan_names_exist():
         if not re.search(rf"^\s*(?:async\s+)?def\s+{name}\s*\(", cands[0].read_text(), re.M):
             wrong.append(f"{file}::{name}")
     assert not wrong, f"docs/testplan.md names tests that do not exist: {wrong}"
+
+
+@pytest.mark.parametrize("page", throughput.DOCS, ids=_rel)
+def test_gbps_table_current(page: Path):
+    """The committed Gbit/s table is the one the committed measurement files give."""
+    table = throughput.format_table(throughput.load(throughput.SYNTH_RESULTS),
+                                    throughput.load(throughput.BENCH_RESULTS))
+    text = page.read_text()
+    assert throughput.render(text, table, _rel(page)) == text, (
+        f"{_rel(page)}: Gbit/s table out of date; run python -c 'from aesip import "
+        "throughput; throughput.update_docs()' (or aesip bench/synth --update-docs)")
+
+
+def test_gbps_join():
+    """Gbit/s = bits/cycle x ECP5 Fmax of the matching synthesis and bench records; a
+    missing figure gives no Gbit/s rather than a guess."""
+    synth = [{"engine": "iter128", "variant": "default", "target": "ecp5", "luts": 9000,
+              "ffs": 600, "brams": 0, "fmax_mhz": 125.0},
+             {"engine": "iter128", "variant": "default", "target": "xc7", "luts": 3000,
+              "ffs": 600, "brams": 0, "fmax_mhz": None},
+             {"engine": "pipe", "variant": "default", "target": "ecp5", "luts": 1, "ffs": 1,
+              "brams": 0, "fmax_mhz": None, "error": "does not fit"}]
+    bench = [{"engine": "iter128", "op": "encrypt", "key_bits": 128, "bytes_per_packet": 16,
+              "packets": 64, "bits_per_cycle": 12.8},
+             {"engine": "iter128", "op": "encrypt", "key_bits": 256, "bytes_per_packet": 16,
+              "packets": 64, "bits_per_cycle": 9.14},
+             {"engine": "pipe", "op": "encrypt", "key_bits": 128, "bytes_per_packet": 16,
+              "packets": 64, "bits_per_cycle": 128.0}]
+    by = {(r["engine"], r["variant"]): r for r in throughput.rows(synth, bench)}
+    r = by[("iter128", "default")]
+    assert (r["xc7_luts"], r["ecp5_luts"], r["fmax_mhz"]) == (3000, 9000, 125.0)
+    assert r["bits_per_cycle"] == 12.8 and r["gbps"] == pytest.approx(1.6)
+    assert by[("pipe", "default")]["gbps"] is None          # no place-and-route result
+    assert by[("iter32", "default")]["bits_per_cycle"] is None
+    assert throughput.gbps(None, 100.0) is None and throughput.gbps(128, None) is None
