@@ -739,7 +739,7 @@ async def test_selftest_rerun(dut):
             counts["k1"] += 1
             data, flag = frames.pop(0)
             assert (data, flag) == (e.data, 0), f"packet {i}"
-    assert not frames and counts["k1"] >= 1 and counts["zeroized"] <= 1, counts
+    assert not frames and counts["k1"] >= 1 and counts["zeroized"] <= 2, counts
     assert not mon.violations, mon.violations[:5]
     assert await c.slot_status(2) == (0, 0), "the re-run did not zeroize slot 2"
     assert mon.check_kats(nr_max(dut)) > 0
