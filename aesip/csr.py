@@ -7,9 +7,11 @@ bus-neutral: `Csr(bus)` takes any object with `async read(addr) -> int` and
 `async write(addr, value)` for 32-bit registers (aesip.tb.csrbus adapts cocotbext-axi's
 AxiLiteMaster; a board would adapt /dev/mem or a debug bridge). Host side: no cocotb here.
 
-Procedures (docs/soc.md): `load_key` (write the 8 key words, KEY_CTRL with the length and
-commit, optionally wait until the slot is no longer pending), `zeroize` (write 1, poll
-until it reads 0), `counters`, interrupt helpers.
+Procedures (docs/soc.md): `bring_up` (wait for the power-up known-answer self-test, refuse
+a failed one, clear INTR_STATUS), `run_selftest` / `wait_selftest` / `selftest`, `load_key`
+(write the 8 key words, KEY_CTRL with the length and commit, optionally wait until the slot
+is no longer pending), `zeroize` (write 1, poll until it reads 0), `counters`, interrupt
+helpers.
 """
 from __future__ import annotations
 
@@ -57,7 +59,16 @@ def reset_value(reg: str, n_slots: int = gen_csr.N_SLOTS) -> int:
     return sum((f["reset"] or 0) << f["lsb"] for f in regmap(n_slots)[reg]["fields"].values())
 
 
-INTR_BITS = ["pkt_done", "auth_fail", "framing_err", "key_err", "key_loaded", "zeroize_done"]
+INTR_BITS = ["pkt_done", "auth_fail", "framing_err", "key_err", "key_loaded", "zeroize_done",
+             "selftest_done", "selftest_fail"]
+
+# the known-answer tests of the self-test, by SELFTEST.fail_index (rtl/soc/aesip_selftest.v)
+SELFTEST_NAMES = ["AES-128 ECB encrypt", "AES-128 ECB decrypt", "AES-192 ECB encrypt", "AES-192 ECB decrypt",
+                  "AES-256 ECB encrypt", "AES-256 ECB decrypt", "CCM encrypt", "CCM decrypt"]
+
+
+class SelfTestError(RuntimeError):
+    """The known-answer self-test failed (SELFTEST.fail): the IP accepts no command."""
 
 
 class Csr:
@@ -80,6 +91,38 @@ class Csr:
         f = {n: field("FEATURES", n, v, self.n_slots) for n in self.map["FEATURES"]["fields"]}
         f["core_name"] = CORE_IDS.get(f["core"], "?")
         return f
+
+    async def selftest(self) -> dict:
+        """SELFTEST as a dict: busy, pass, fail, fail_index, tests (bit i = test i runs)."""
+        v = await self.read("SELFTEST")
+        return {n: field("SELFTEST", n, v, self.n_slots) for n in ("busy", "pass", "fail", "fail_index", "tests")}
+
+    async def wait_selftest(self, poll=None, max_polls: int = 100_000) -> dict:
+        """Poll SELFTEST until busy = 0 (the power-up run starts at reset; an on-demand one
+        at SELFTEST.run); returns selftest()."""
+        for _ in range(max_polls):
+            st = await self.selftest()
+            if not st["busy"]:
+                return st
+            await (poll() if poll else asyncio.sleep(0))
+        raise TimeoutError("self-test still busy")
+
+    async def run_selftest(self, wait: bool = True, poll=None) -> dict | None:
+        """Write SELFTEST.run = 1 (re-run on demand: zeroizes every slot first, docs/soc.md);
+        (wait) poll until it is over and return the result."""
+        await self.write("SELFTEST", pack("SELFTEST", self.n_slots, run=1))
+        return await self.wait_selftest(poll) if wait else None
+
+    async def bring_up(self, poll=None) -> dict:
+        """The first step after reset (docs/soc.md, Bring-up): wait for the power-up self-test,
+        raise SelfTestError if it failed, clear INTR_STATUS (its selftest_done event among
+        others). Returns the SELFTEST fields."""
+        st = await self.wait_selftest(poll)
+        if st["fail"] or not st["pass"]:
+            i = st["fail_index"]
+            raise SelfTestError(f"self-test failed: test {i} ({SELFTEST_NAMES[i]})")
+        await self.write("INTR_STATUS", (1 << len(INTR_BITS)) - 1)
+        return st
 
     async def commit_key(self, slot: int, key: bytes, length: int | None = None) -> None:
         """Write the key words of `slot` and commit them (the key goes to the engine as soon

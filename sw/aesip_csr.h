@@ -16,7 +16,7 @@ extern "C" {
 #define AESIP_CSR__VERSION__MINOR_bm 0xff
 #define AESIP_CSR__VERSION__MINOR_bp 0
 #define AESIP_CSR__VERSION__MINOR_bw 8
-#define AESIP_CSR__VERSION__MINOR_reset 0x1
+#define AESIP_CSR__VERSION__MINOR_reset 0x2
 #define AESIP_CSR__VERSION__MAJOR_bm 0xff00
 #define AESIP_CSR__VERSION__MAJOR_bp 8
 #define AESIP_CSR__VERSION__MAJOR_bw 8
@@ -162,6 +162,14 @@ typedef union {
 #define AESIP_CSR__INTR_STATUS__ZEROIZE_DONE_bp 5
 #define AESIP_CSR__INTR_STATUS__ZEROIZE_DONE_bw 1
 #define AESIP_CSR__INTR_STATUS__ZEROIZE_DONE_reset 0x0
+#define AESIP_CSR__INTR_STATUS__SELFTEST_DONE_bm 0x40
+#define AESIP_CSR__INTR_STATUS__SELFTEST_DONE_bp 6
+#define AESIP_CSR__INTR_STATUS__SELFTEST_DONE_bw 1
+#define AESIP_CSR__INTR_STATUS__SELFTEST_DONE_reset 0x0
+#define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_bm 0x80
+#define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_bp 7
+#define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_bw 1
+#define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -170,7 +178,9 @@ typedef union {
         uint32_t key_err :1;
         uint32_t key_loaded :1;
         uint32_t zeroize_done :1;
-        uint32_t :26;
+        uint32_t selftest_done :1;
+        uint32_t selftest_fail :1;
+        uint32_t :24;
     } f;
     uint32_t w;
 } aesip_csr__INTR_STATUS_t;
@@ -200,6 +210,14 @@ typedef union {
 #define AESIP_CSR__INTR_ENABLE__ZEROIZE_DONE_bp 5
 #define AESIP_CSR__INTR_ENABLE__ZEROIZE_DONE_bw 1
 #define AESIP_CSR__INTR_ENABLE__ZEROIZE_DONE_reset 0x0
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_DONE_bm 0x40
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_DONE_bp 6
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_DONE_bw 1
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_DONE_reset 0x0
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_bm 0x80
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_bp 7
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_bw 1
+#define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -208,7 +226,9 @@ typedef union {
         uint32_t key_err :1;
         uint32_t key_loaded :1;
         uint32_t zeroize_done :1;
-        uint32_t :26;
+        uint32_t selftest_done :1;
+        uint32_t selftest_fail :1;
+        uint32_t :24;
     } f;
     uint32_t w;
 } aesip_csr__INTR_ENABLE_t;
@@ -238,6 +258,14 @@ typedef union {
 #define AESIP_CSR__INTR_TEST__ZEROIZE_DONE_bp 5
 #define AESIP_CSR__INTR_TEST__ZEROIZE_DONE_bw 1
 #define AESIP_CSR__INTR_TEST__ZEROIZE_DONE_reset 0x0
+#define AESIP_CSR__INTR_TEST__SELFTEST_DONE_bm 0x40
+#define AESIP_CSR__INTR_TEST__SELFTEST_DONE_bp 6
+#define AESIP_CSR__INTR_TEST__SELFTEST_DONE_bw 1
+#define AESIP_CSR__INTR_TEST__SELFTEST_DONE_reset 0x0
+#define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_bm 0x80
+#define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_bp 7
+#define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_bw 1
+#define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -246,10 +274,47 @@ typedef union {
         uint32_t key_err :1;
         uint32_t key_loaded :1;
         uint32_t zeroize_done :1;
-        uint32_t :26;
+        uint32_t selftest_done :1;
+        uint32_t selftest_fail :1;
+        uint32_t :24;
     } f;
     uint32_t w;
 } aesip_csr__INTR_TEST_t;
+
+// reg - aesip_csr::SELFTEST
+#define AESIP_CSR__SELFTEST__RUN_bm 0x1
+#define AESIP_CSR__SELFTEST__RUN_bp 0
+#define AESIP_CSR__SELFTEST__RUN_bw 1
+#define AESIP_CSR__SELFTEST__RUN_reset 0x0
+#define AESIP_CSR__SELFTEST__BUSY_bm 0x2
+#define AESIP_CSR__SELFTEST__BUSY_bp 1
+#define AESIP_CSR__SELFTEST__BUSY_bw 1
+#define AESIP_CSR__SELFTEST__PASS_bm 0x4
+#define AESIP_CSR__SELFTEST__PASS_bp 2
+#define AESIP_CSR__SELFTEST__PASS_bw 1
+#define AESIP_CSR__SELFTEST__FAIL_bm 0x8
+#define AESIP_CSR__SELFTEST__FAIL_bp 3
+#define AESIP_CSR__SELFTEST__FAIL_bw 1
+#define AESIP_CSR__SELFTEST__FAIL_INDEX_bm 0xf00
+#define AESIP_CSR__SELFTEST__FAIL_INDEX_bp 8
+#define AESIP_CSR__SELFTEST__FAIL_INDEX_bw 4
+#define AESIP_CSR__SELFTEST__TESTS_bm 0xff0000
+#define AESIP_CSR__SELFTEST__TESTS_bp 16
+#define AESIP_CSR__SELFTEST__TESTS_bw 8
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t run :1;
+        uint32_t busy :1;
+        uint32_t pass :1;
+        uint32_t fail :1;
+        uint32_t :4;
+        uint32_t fail_index :4;
+        uint32_t :4;
+        uint32_t tests :8;
+        uint32_t :8;
+    } f;
+    uint32_t w;
+} aesip_csr__SELFTEST_t;
 
 // reg - aesip_csr::slot_t::KEY
 #define AESIP_CSR__SLOT_T__KEY__DATA_bm 0xffffffff
@@ -319,7 +384,9 @@ typedef struct __attribute__ ((__packed__)) {
     aesip_csr__INTR_STATUS_t INTR_STATUS;
     aesip_csr__INTR_ENABLE_t INTR_ENABLE;
     aesip_csr__INTR_TEST_t INTR_TEST;
-    uint8_t RESERVED_2c_ff[0xd4];
+    uint8_t RESERVED_2c_3f[0x14];
+    aesip_csr__SELFTEST_t SELFTEST;
+    uint8_t RESERVED_44_ff[0xbc];
     aesip_csr__slot_t__stride40_t SLOT[4];
 } aesip_csr_t;
 

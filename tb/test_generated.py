@@ -146,7 +146,7 @@ def test_csr_c_example_compiles(tmp_path):
     code = re.search(r"```c\n(.*?)```", text, re.S).group(1)
     src = tmp_path / "example.c"
     src.write_text("#include <stdint.h>\n#define AESIP_BASE 0x40000000UL\n" + code +
-                   "\nvoid use(const uint32_t *k) { aes_load_key(1, k, 16); aes_zeroize(); }\n")
+                   "\nint use(const uint32_t *k) { int r = aes_bring_up(); aes_load_key(1, k, 16); aes_zeroize(); return r; }\n")
     r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", f"-I{ROOT / 'sw'}", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -243,6 +243,7 @@ module aesip_csr (
         logic INTR_STATUS;
         logic INTR_ENABLE;
         logic INTR_TEST;
+        logic SELFTEST;
         struct {
             logic KEY[8];
             logic KEY_CTRL;
@@ -284,6 +285,8 @@ module aesip_csr (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h24);
         decoded_reg_strb.INTR_TEST = cpuif_req_masked & (cpuif_addr == 12'h28) & cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h28);
+        decoded_reg_strb.SELFTEST = cpuif_req_masked & (cpuif_addr == 12'h40);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h40);
         for(int i0=0; i0<4; i0++) begin
             for(int i1=0; i1<8; i1++) begin
                 decoded_reg_strb.SLOT[i0].KEY[i1] = cpuif_req_masked & (cpuif_addr == 12'h100 + (12)'(i0) * 12'h40 + (12)'(i1) * 12'h4) & cpuif_req_is_wr;
@@ -371,6 +374,14 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } zeroize_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_fail;
         } INTR_STATUS;
         struct {
             struct {
@@ -397,6 +408,14 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } zeroize_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_fail;
         } INTR_ENABLE;
         struct {
             struct {
@@ -423,7 +442,21 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } zeroize_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_done;
+            struct {
+                logic next;
+                logic load_next;
+            } selftest_fail;
         } INTR_TEST;
+        struct {
+            struct {
+                logic next;
+                logic load_next;
+            } run;
+        } SELFTEST;
         struct {
             struct {
                 struct {
@@ -490,6 +523,12 @@ module aesip_csr (
             struct {
                 logic value;
             } zeroize_done;
+            struct {
+                logic value;
+            } selftest_done;
+            struct {
+                logic value;
+            } selftest_fail;
         } INTR_STATUS;
         struct {
             struct {
@@ -510,6 +549,12 @@ module aesip_csr (
             struct {
                 logic value;
             } zeroize_done;
+            struct {
+                logic value;
+            } selftest_done;
+            struct {
+                logic value;
+            } selftest_fail;
         } INTR_ENABLE;
         struct {
             struct {
@@ -530,7 +575,18 @@ module aesip_csr (
             struct {
                 logic value;
             } zeroize_done;
+            struct {
+                logic value;
+            } selftest_done;
+            struct {
+                logic value;
+            } selftest_fail;
         } INTR_TEST;
+        struct {
+            struct {
+                logic value;
+            } run;
+        } SELFTEST;
         struct {
             struct {
                 struct {
@@ -847,6 +903,58 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_STATUS.zeroize_done.value = field_storage.INTR_STATUS.zeroize_done.value;
+    // Field: aesip_csr.INTR_STATUS.selftest_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_STATUS.selftest_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATUS.selftest_done.value & ~(decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end else if(hwif_in.INTR_STATUS.selftest_done.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.INTR_STATUS.selftest_done.next = next_c;
+        field_combo.INTR_STATUS.selftest_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_STATUS.selftest_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_STATUS.selftest_done.load_next) begin
+                field_storage.INTR_STATUS.selftest_done.value <= field_combo.INTR_STATUS.selftest_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_STATUS.selftest_done.value = field_storage.INTR_STATUS.selftest_done.value;
+    // Field: aesip_csr.INTR_STATUS.selftest_fail
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_STATUS.selftest_fail.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATUS.selftest_fail.value & ~(decoded_wr_data[7:7] & decoded_wr_biten[7:7]);
+            load_next_c = '1;
+        end else if(hwif_in.INTR_STATUS.selftest_fail.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.INTR_STATUS.selftest_fail.next = next_c;
+        field_combo.INTR_STATUS.selftest_fail.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_STATUS.selftest_fail.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_STATUS.selftest_fail.load_next) begin
+                field_storage.INTR_STATUS.selftest_fail.value <= field_combo.INTR_STATUS.selftest_fail.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_STATUS.selftest_fail.value = field_storage.INTR_STATUS.selftest_fail.value;
     // Field: aesip_csr.INTR_ENABLE.pkt_done
     always_comb begin
         automatic logic [0:0] next_c;
@@ -985,6 +1093,52 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_ENABLE.zeroize_done.value = field_storage.INTR_ENABLE.zeroize_done.value;
+    // Field: aesip_csr.INTR_ENABLE.selftest_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_ENABLE.selftest_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_ENABLE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_ENABLE.selftest_done.value & ~decoded_wr_biten[6:6]) | (decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_ENABLE.selftest_done.next = next_c;
+        field_combo.INTR_ENABLE.selftest_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_ENABLE.selftest_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_ENABLE.selftest_done.load_next) begin
+                field_storage.INTR_ENABLE.selftest_done.value <= field_combo.INTR_ENABLE.selftest_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_ENABLE.selftest_done.value = field_storage.INTR_ENABLE.selftest_done.value;
+    // Field: aesip_csr.INTR_ENABLE.selftest_fail
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_ENABLE.selftest_fail.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_ENABLE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_ENABLE.selftest_fail.value & ~decoded_wr_biten[7:7]) | (decoded_wr_data[7:7] & decoded_wr_biten[7:7]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_ENABLE.selftest_fail.next = next_c;
+        field_combo.INTR_ENABLE.selftest_fail.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_ENABLE.selftest_fail.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_ENABLE.selftest_fail.load_next) begin
+                field_storage.INTR_ENABLE.selftest_fail.value <= field_combo.INTR_ENABLE.selftest_fail.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_ENABLE.selftest_fail.value = field_storage.INTR_ENABLE.selftest_fail.value;
     // Field: aesip_csr.INTR_TEST.pkt_done
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1141,6 +1295,84 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_TEST.zeroize_done.value = field_storage.INTR_TEST.zeroize_done.value;
+    // Field: aesip_csr.INTR_TEST.selftest_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_TEST.selftest_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_TEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_TEST.selftest_done.value & ~decoded_wr_biten[6:6]) | (decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.INTR_TEST.selftest_done.next = next_c;
+        field_combo.INTR_TEST.selftest_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_TEST.selftest_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_TEST.selftest_done.load_next) begin
+                field_storage.INTR_TEST.selftest_done.value <= field_combo.INTR_TEST.selftest_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_TEST.selftest_done.value = field_storage.INTR_TEST.selftest_done.value;
+    // Field: aesip_csr.INTR_TEST.selftest_fail
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_TEST.selftest_fail.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_TEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_TEST.selftest_fail.value & ~decoded_wr_biten[7:7]) | (decoded_wr_data[7:7] & decoded_wr_biten[7:7]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.INTR_TEST.selftest_fail.next = next_c;
+        field_combo.INTR_TEST.selftest_fail.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_TEST.selftest_fail.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_TEST.selftest_fail.load_next) begin
+                field_storage.INTR_TEST.selftest_fail.value <= field_combo.INTR_TEST.selftest_fail.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_TEST.selftest_fail.value = field_storage.INTR_TEST.selftest_fail.value;
+    // Field: aesip_csr.SELFTEST.run
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.SELFTEST.run.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.SELFTEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.SELFTEST.run.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.SELFTEST.run.next = next_c;
+        field_combo.SELFTEST.run.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.SELFTEST.run.value <= 1'h0;
+        end else begin
+            if(field_combo.SELFTEST.run.load_next) begin
+                field_storage.SELFTEST.run.value <= field_combo.SELFTEST.run.next;
+            end
+        end
+    end
+    assign hwif_out.SELFTEST.run.value = field_storage.SELFTEST.run.value;
     for(genvar i0=0; i0<4; i0++) begin
         for(genvar i1=0; i1<8; i1++) begin
             // Field: aesip_csr.SLOT[].KEY[].data
@@ -1242,7 +1474,7 @@ module aesip_csr (
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
         if(rd_mux_addr == 12'h0) begin
-            readback_data_var[7:0] = 8'h1;
+            readback_data_var[7:0] = 8'h2;
             readback_data_var[15:8] = 8'h1;
             readback_data_var[31:16] = 16'hae51;
         end
@@ -1278,6 +1510,8 @@ module aesip_csr (
             readback_data_var[3] = field_storage.INTR_STATUS.key_err.value;
             readback_data_var[4] = field_storage.INTR_STATUS.key_loaded.value;
             readback_data_var[5] = field_storage.INTR_STATUS.zeroize_done.value;
+            readback_data_var[6] = field_storage.INTR_STATUS.selftest_done.value;
+            readback_data_var[7] = field_storage.INTR_STATUS.selftest_fail.value;
         end
         if(rd_mux_addr == 12'h24) begin
             readback_data_var[0] = field_storage.INTR_ENABLE.pkt_done.value;
@@ -1286,6 +1520,15 @@ module aesip_csr (
             readback_data_var[3] = field_storage.INTR_ENABLE.key_err.value;
             readback_data_var[4] = field_storage.INTR_ENABLE.key_loaded.value;
             readback_data_var[5] = field_storage.INTR_ENABLE.zeroize_done.value;
+            readback_data_var[6] = field_storage.INTR_ENABLE.selftest_done.value;
+            readback_data_var[7] = field_storage.INTR_ENABLE.selftest_fail.value;
+        end
+        if(rd_mux_addr == 12'h40) begin
+            readback_data_var[1] = hwif_in.SELFTEST.busy.next;
+            readback_data_var[2] = hwif_in.SELFTEST.pass.next;
+            readback_data_var[3] = hwif_in.SELFTEST.fail.next;
+            readback_data_var[11:8] = hwif_in.SELFTEST.fail_index.next;
+            readback_data_var[23:16] = hwif_in.SELFTEST.tests.next;
         end
         for(int i0=0; i0<4; i0++) begin
             if(rd_mux_addr == 12'h120 + (12)'(i0) * 12'h40) begin

@@ -101,13 +101,51 @@ package aesip_csr_pkg;
     } aesip_csr__intr_status_f_desc_56e7431c__in_t;
 
     typedef struct {
+        logic hwset;
+    } aesip_csr__intr_status_f_desc_de12dc6e__in_t;
+
+    typedef struct {
+        logic hwset;
+    } aesip_csr__intr_status_f_desc_8556469d__in_t;
+
+    typedef struct {
         aesip_csr__intr_status_f_desc_7775fe64__in_t pkt_done;
         aesip_csr__intr_status_f_desc_1e68b236__in_t auth_fail;
         aesip_csr__intr_status_f_desc_4051d046__in_t framing_err;
         aesip_csr__intr_status_f_desc_5abceb46__in_t key_err;
         aesip_csr__intr_status_f_desc_85659138__in_t key_loaded;
         aesip_csr__intr_status_f_desc_56e7431c__in_t zeroize_done;
+        aesip_csr__intr_status_f_desc_de12dc6e__in_t selftest_done;
+        aesip_csr__intr_status_f_desc_8556469d__in_t selftest_fail;
     } aesip_csr__INTR_STATUS__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__SELFTEST__busy__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__SELFTEST__pass__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__SELFTEST__fail__in_t;
+
+    typedef struct {
+        logic [3:0] next;
+    } aesip_csr__SELFTEST__fail_index__in_t;
+
+    typedef struct {
+        logic [7:0] next;
+    } aesip_csr__SELFTEST__tests__in_t;
+
+    typedef struct {
+        aesip_csr__SELFTEST__busy__in_t busy;
+        aesip_csr__SELFTEST__pass__in_t pass;
+        aesip_csr__SELFTEST__fail__in_t fail;
+        aesip_csr__SELFTEST__fail_index__in_t fail_index;
+        aesip_csr__SELFTEST__tests__in_t tests;
+    } aesip_csr__SELFTEST__in_t;
 
     typedef struct {
         logic swwe;
@@ -145,6 +183,7 @@ package aesip_csr_pkg;
         aesip_csr__FRAMING_ERR_COUNT__in_t FRAMING_ERR_COUNT;
         aesip_csr__KEY_ERR_COUNT__in_t KEY_ERR_COUNT;
         aesip_csr__INTR_STATUS__in_t INTR_STATUS;
+        aesip_csr__SELFTEST__in_t SELFTEST;
         aesip_csr__slot_t__in_t SLOT[4];
     } aesip_csr__in_t;
 
@@ -181,12 +220,22 @@ package aesip_csr_pkg;
     } aesip_csr__intr_status_f_desc_56e7431c__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_status_f_desc_de12dc6e__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__intr_status_f_desc_8556469d__out_t;
+
+    typedef struct {
         aesip_csr__intr_status_f_desc_7775fe64__out_t pkt_done;
         aesip_csr__intr_status_f_desc_1e68b236__out_t auth_fail;
         aesip_csr__intr_status_f_desc_4051d046__out_t framing_err;
         aesip_csr__intr_status_f_desc_5abceb46__out_t key_err;
         aesip_csr__intr_status_f_desc_85659138__out_t key_loaded;
         aesip_csr__intr_status_f_desc_56e7431c__out_t zeroize_done;
+        aesip_csr__intr_status_f_desc_de12dc6e__out_t selftest_done;
+        aesip_csr__intr_status_f_desc_8556469d__out_t selftest_fail;
     } aesip_csr__INTR_STATUS__out_t;
 
     typedef struct {
@@ -214,12 +263,22 @@ package aesip_csr_pkg;
     } aesip_csr__intr_enable_f_desc_0de27681__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_enable_f_desc_c56c23fb__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__intr_enable_f_desc_756fe75e__out_t;
+
+    typedef struct {
         aesip_csr__intr_enable_f_desc_74020143__out_t pkt_done;
         aesip_csr__intr_enable_f_desc_58677180__out_t auth_fail;
         aesip_csr__intr_enable_f_desc_5216efab__out_t framing_err;
         aesip_csr__intr_enable_f_desc_3f70f1df__out_t key_err;
         aesip_csr__intr_enable_f_desc_d9cb40ea__out_t key_loaded;
         aesip_csr__intr_enable_f_desc_0de27681__out_t zeroize_done;
+        aesip_csr__intr_enable_f_desc_c56c23fb__out_t selftest_done;
+        aesip_csr__intr_enable_f_desc_756fe75e__out_t selftest_fail;
     } aesip_csr__INTR_ENABLE__out_t;
 
     typedef struct {
@@ -247,13 +306,31 @@ package aesip_csr_pkg;
     } aesip_csr__intr_test_f_desc_cafaf3ec__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_test_f_desc_8f257a14__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__intr_test_f_desc_827a441c__out_t;
+
+    typedef struct {
         aesip_csr__intr_test_f_desc_8f11537b__out_t pkt_done;
         aesip_csr__intr_test_f_desc_1368fea8__out_t auth_fail;
         aesip_csr__intr_test_f_desc_6a0db7aa__out_t framing_err;
         aesip_csr__intr_test_f_desc_83c77647__out_t key_err;
         aesip_csr__intr_test_f_desc_87e60042__out_t key_loaded;
         aesip_csr__intr_test_f_desc_cafaf3ec__out_t zeroize_done;
+        aesip_csr__intr_test_f_desc_8f257a14__out_t selftest_done;
+        aesip_csr__intr_test_f_desc_827a441c__out_t selftest_fail;
     } aesip_csr__INTR_TEST__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__SELFTEST__run__out_t;
+
+    typedef struct {
+        aesip_csr__SELFTEST__run__out_t run;
+    } aesip_csr__SELFTEST__out_t;
 
     typedef struct {
         logic [31:0] value;
@@ -286,6 +363,7 @@ package aesip_csr_pkg;
         aesip_csr__INTR_STATUS__out_t INTR_STATUS;
         aesip_csr__INTR_ENABLE__out_t INTR_ENABLE;
         aesip_csr__INTR_TEST__out_t INTR_TEST;
+        aesip_csr__SELFTEST__out_t SELFTEST;
         aesip_csr__slot_t__out_t SLOT[4];
     } aesip_csr__out_t;
 endpackage

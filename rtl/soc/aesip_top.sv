@@ -14,8 +14,8 @@
 //   clk, rst              : clock, synchronous active-high reset (CSR block and engine)
 //   s_axil_*              : AXI4-Lite slave, 32-bit data, 12-bit byte address (4 KiB);
 //                           addresses outside the register map answer SLVERR
-//   s_axis_cmd_*, s_axis_*, m_axis_*, m_axis_sts_* : the engine's streams, unchanged
-//                           (docs/mode_engine.md)
+//   s_axis_cmd_*, s_axis_*, m_axis_*, m_axis_sts_* : the engine's streams (docs/mode_engine.md),
+//                           held off while the self-test runs or after it failed
 //   irq                   : level interrupt, |(INTR_STATUS & INTR_ENABLE), registered
 //
 // Key commit: writing KEY_CTRL.commit of slot n marks the slot pending; the loader presents
@@ -26,6 +26,14 @@
 // are cleared (the key is then held only in the engine's key store).
 // Zeroize: CTRL.zeroize = 1 pulses the engine's zeroize, clears every pending load and
 // every CSR key word; the bit reads 1 until the engine's wipe and key scrub are over.
+// Self-test (aesip_selftest, docs/soc.md "Self-test"): after reset and on SELFTEST.run the
+// known-answer tests run on the engine through the port mux below; meanwhile and after a
+// failure the user's streams are held off (s_axis_cmd_tready low; s_axis_tready low while
+// the self-test owns the engine or has failed; nothing on m_axis / m_axis_sts). An
+// on-demand run first zeroizes (as CTRL.zeroize, without its CTRL bit and interrupt) and
+// takes the engine once the user's packets have left it; the KAT key is removed with an
+// engine zeroize at the end. Commits written during a run stay pending and are loaded
+// after it, before the first command is accepted.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -122,12 +130,25 @@ module aesip_top #(
     reg               zbusy;        // zeroize in progress (CTRL.zeroize reads 1)
     reg               zstart_q;
     reg  [ZCW-1:0]    zcnt;
-    wire              key_ready;
     wire [255:0]      key_data;
     wire [255:0]      slot_key [NS];
-    wire              zstart = hwif_out.CTRL.zeroize.value && !zbusy;   // the written 1, first cycle
-    wire              key_fire = ld_active && !zstart && key_ready;
+    reg               zcsr;         // the zeroize in progress was written to CTRL.zeroize
+    // self-test
+    wire              st_busy, st_pass, st_fail, st_done, st_own, st_zreq, st_zfull;
+    wire [3:0]        st_fail_index;
+    wire [7:0]        st_tests;
+    reg               rel_hold;     // after a run: commits made during it are loaded first
+    reg  [7:0]        inflight;     // user commands accepted - user statuses taken
+    // CTRL.zeroize (the written 1, first cycle; deferred while the self-test runs) or a
+    // zeroize requested by the self-test (zfull: also the CSR key words and commits)
+    wire              zstart_csr = hwif_out.CTRL.zeroize.value && !zbusy && !st_busy;
+    wire              zstart = zstart_csr || st_zreq;
+    wire              zclear = zstart_csr || (st_zreq && st_zfull);
+    wire              ld_valid = ld_active && !zstart && !st_busy;   // to the engine's key port
+    wire              key_ready;
+    wire              key_fire = ld_valid && key_ready;
     wire              zdone = zbusy && !zstart_q && zcnt == 0 && key_ready;
+    wire              kwr_block = zbusy && zcsr;   // key writes and commits ignored
 
     // lowest pending slot
     reg               any_pend;
@@ -148,8 +169,8 @@ module aesip_top #(
             for (gw = 0; gw < 8; gw++) begin : g_word
                 // key words can be written only while no commit of the slot is pending;
                 // cleared once the engine has the key, and by zeroize
-                assign hwif_in.SLOT[gs].KEY[gw].data.swwe = !pending[gs] && !zbusy;
-                assign hwif_in.SLOT[gs].KEY[gw].data.hwclr = zstart || (key_fire && ld_slot == gs);
+                assign hwif_in.SLOT[gs].KEY[gw].data.swwe = !pending[gs] && !kwr_block;
+                assign hwif_in.SLOT[gs].KEY[gw].data.hwclr = zclear || (key_fire && ld_slot == gs);
                 assign slot_key[gs][32*gw +: 32] = hwif_out.SLOT[gs].KEY[gw].data.value;
             end
             assign hwif_in.SLOT[gs].KEY_STATUS.loaded.next  = loaded[gs];
@@ -165,14 +186,14 @@ module aesip_top #(
             ld_active <= 1'b0;
             ld_slot   <= {SLOT_W{1'b0}};
             for (int s = 0; s < NS; s++) klen[s] <= 6'd0;
-        end else if (zstart) begin
+        end else if (zclear) begin
             pending   <= {NS{1'b0}};
             loaded    <= {NS{1'b0}};
             ld_active <= 1'b0;
             for (int s = 0; s < NS; s++) klen[s] <= 6'd0;
         end else begin
             for (int s = 0; s < NS; s++)
-                if (hwif_out.SLOT[s].KEY_CTRL.commit.value && !pending[s] && !zbusy) begin
+                if (hwif_out.SLOT[s].KEY_CTRL.commit.value && !pending[s] && !kwr_block) begin
                     pending[s] <= 1'b1;
                     klen[s]    <= hwif_out.SLOT[s].KEY_CTRL.len.value;
                 end
@@ -194,10 +215,12 @@ module aesip_top #(
             zbusy    <= 1'b0;
             zstart_q <= 1'b0;
             zcnt     <= {ZCW{1'b0}};
+            zcsr     <= 1'b0;
         end else begin
             zstart_q <= zstart;
             if (zstart) begin
                 zbusy <= 1'b1;
+                zcsr  <= zstart_csr;
                 zcnt  <= ZCW'(ZWAIT);
             end else if (zdone) begin
                 zbusy <= 1'b0;
@@ -206,22 +229,97 @@ module aesip_top #(
             end
         end
     end
-    assign hwif_in.CTRL.zeroize.hwclr = zdone;
+    assign hwif_in.CTRL.zeroize.hwclr = zdone && zcsr;
+
+    // ---------------------------------------------------------------- self-test
+    // engine side of the port mux
+    wire          e_key_valid, e_cmd_valid, e_cmd_ready, e_in_valid, e_in_ready, e_in_last;
+    wire [SLOT_W-1:0] e_key_slot;
+    wire [5:0]    e_key_bytes;
+    wire [255:0]  e_key_data;
+    wire [511:0]  e_cmd_data;
+    wire [127:0]  e_in_data, e_out_data;
+    wire [15:0]   e_in_keep, e_out_keep;
+    wire          e_out_valid, e_out_ready, e_out_last, e_out_user, e_sts_valid, e_sts_ready;
+    wire [135:0]  e_sts_data;
+    // self-test side
+    wire          t_key_valid, t_cmd_valid, t_in_valid, t_in_last;
+    wire [SLOT_W-1:0] t_key_slot;
+    wire [5:0]    t_key_bytes;
+    wire [255:0]  t_key_data;
+    wire [511:0]  t_cmd_data;
+    wire [127:0]  t_in_data;
+    wire [15:0]   t_in_keep;
+
+    aesip_selftest #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_selftest (
+        .clk(clk), .rst(rst), .run(hwif_out.SELFTEST.run.value), .zbusy(zbusy), .drained(inflight == 8'd0),
+        .zreq(st_zreq), .zfull(st_zfull), .busy(st_busy), .pass(st_pass), .fail(st_fail),
+        .fail_index(st_fail_index), .done(st_done), .own(st_own), .tests(st_tests),
+        .key_valid(t_key_valid), .key_ready(key_ready), .key_slot(t_key_slot), .key_bytes(t_key_bytes),
+        .key_data(t_key_data),
+        .cmd_valid(t_cmd_valid), .cmd_ready(e_cmd_ready), .cmd_data(t_cmd_data),
+        .in_valid(t_in_valid), .in_ready(e_in_ready), .in_data(t_in_data), .in_keep(t_in_keep), .in_last(t_in_last),
+        .out_valid(e_out_valid), .out_data(e_out_data), .out_keep(e_out_keep), .out_last(e_out_last),
+        .out_user(e_out_user), .sts_valid(e_sts_valid), .sts_data(e_sts_data)
+    );
+
+    // user commands: only after a passing run, once the commits made during it are loaded
+    wire cmd_open  = st_pass && !st_busy && !rel_hold;
+    // user data: flows except while the self-test owns the engine or has failed (during an
+    // on-demand run's zeroize the user's aborted packets are still drained up to tlast)
+    wire data_open = !st_own && !st_fail;
+    assign e_key_valid = st_own ? t_key_valid : ld_valid;
+    assign e_key_slot  = st_own ? t_key_slot  : ld_slot;
+    assign e_key_bytes = st_own ? t_key_bytes : klen[ld_slot];
+    assign e_key_data  = st_own ? t_key_data  : key_data;
+    assign e_cmd_valid = st_own ? t_cmd_valid : s_axis_cmd_tvalid && cmd_open;
+    assign e_cmd_data  = st_own ? t_cmd_data  : s_axis_cmd_tdata;
+    assign s_axis_cmd_tready = e_cmd_ready && cmd_open && !st_own;
+    assign e_in_valid  = st_own ? t_in_valid  : s_axis_tvalid && data_open;
+    assign e_in_data   = st_own ? t_in_data   : s_axis_tdata;
+    assign e_in_keep   = st_own ? t_in_keep   : s_axis_tkeep;
+    assign e_in_last   = st_own ? t_in_last   : s_axis_tlast;
+    assign s_axis_tready = e_in_ready && data_open;
+    assign m_axis_tvalid = e_out_valid && !st_own;
+    assign m_axis_tdata  = e_out_data;
+    assign m_axis_tkeep  = e_out_keep;
+    assign m_axis_tlast  = e_out_last;
+    assign m_axis_tuser  = e_out_user;
+    assign e_out_ready   = st_own || m_axis_tready;
+    assign m_axis_sts_tvalid = e_sts_valid && !st_own;
+    assign m_axis_sts_tdata  = e_sts_data;
+    assign e_sts_ready       = st_own || m_axis_sts_tready;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            rel_hold <= 1'b1;
+            inflight <= 8'd0;
+        end else begin
+            if (st_busy) rel_hold <= 1'b1;
+            else if (!any_pend) rel_hold <= 1'b0;
+            inflight <= inflight + 8'(s_axis_cmd_tvalid && s_axis_cmd_tready)
+                                 - 8'(m_axis_sts_tvalid && m_axis_sts_tready);
+        end
+    end
+
+    assign hwif_in.SELFTEST.busy.next       = st_busy;
+    assign hwif_in.SELFTEST.pass.next       = st_pass;
+    assign hwif_in.SELFTEST.fail.next       = st_fail;
+    assign hwif_in.SELFTEST.fail_index.next = st_fail_index;
+    assign hwif_in.SELFTEST.tests.next      = st_tests;
 
     // ---------------------------------------------------------------- engine
     aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
                       .BUF_AW(BUF_AW), .NR_MAX(NR_MAX)) u_engine (
         .clk(clk), .rst(rst), .zeroize(zstart),
-        .key_valid(ld_active && !zstart), .key_ready(key_ready), .key_slot(ld_slot),
-        .key_bytes(klen[ld_slot]), .key_data(key_data),
-        .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),
-        .s_axis_cmd_tdata(s_axis_cmd_tdata),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tdata(s_axis_tdata),
-        .s_axis_tkeep(s_axis_tkeep), .s_axis_tlast(s_axis_tlast),
-        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready), .m_axis_tdata(m_axis_tdata),
-        .m_axis_tkeep(m_axis_tkeep), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .m_axis_sts_tvalid(m_axis_sts_tvalid), .m_axis_sts_tready(m_axis_sts_tready),
-        .m_axis_sts_tdata(m_axis_sts_tdata)
+        .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
+        .key_bytes(e_key_bytes), .key_data(e_key_data),
+        .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
+        .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
+        .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
+        .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
+        .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
+        .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
     );
 
     // ---------------------------------------------------------------- counters, interrupts
@@ -240,12 +338,16 @@ module aesip_top #(
     assign hwif_in.INTR_STATUS.framing_err.hwset  = ev_frame || hwif_out.INTR_TEST.framing_err.value;
     assign hwif_in.INTR_STATUS.key_err.hwset      = ev_key   || hwif_out.INTR_TEST.key_err.value;
     assign hwif_in.INTR_STATUS.key_loaded.hwset   = key_fire || hwif_out.INTR_TEST.key_loaded.value;
-    assign hwif_in.INTR_STATUS.zeroize_done.hwset = zdone    || hwif_out.INTR_TEST.zeroize_done.value;
+    assign hwif_in.INTR_STATUS.zeroize_done.hwset = (zdone && zcsr) || hwif_out.INTR_TEST.zeroize_done.value;
+    assign hwif_in.INTR_STATUS.selftest_done.hwset = st_done || hwif_out.INTR_TEST.selftest_done.value;
+    assign hwif_in.INTR_STATUS.selftest_fail.hwset = (st_done && st_fail) || hwif_out.INTR_TEST.selftest_fail.value;
 
-    wire [5:0] istat = {hwif_out.INTR_STATUS.zeroize_done.value, hwif_out.INTR_STATUS.key_loaded.value,
+    wire [7:0] istat = {hwif_out.INTR_STATUS.selftest_fail.value, hwif_out.INTR_STATUS.selftest_done.value,
+                        hwif_out.INTR_STATUS.zeroize_done.value, hwif_out.INTR_STATUS.key_loaded.value,
                         hwif_out.INTR_STATUS.key_err.value, hwif_out.INTR_STATUS.framing_err.value,
                         hwif_out.INTR_STATUS.auth_fail.value, hwif_out.INTR_STATUS.pkt_done.value};
-    wire [5:0] ien   = {hwif_out.INTR_ENABLE.zeroize_done.value, hwif_out.INTR_ENABLE.key_loaded.value,
+    wire [7:0] ien   = {hwif_out.INTR_ENABLE.selftest_fail.value, hwif_out.INTR_ENABLE.selftest_done.value,
+                        hwif_out.INTR_ENABLE.zeroize_done.value, hwif_out.INTR_ENABLE.key_loaded.value,
                         hwif_out.INTR_ENABLE.key_err.value, hwif_out.INTR_ENABLE.framing_err.value,
                         hwif_out.INTR_ENABLE.auth_fail.value, hwif_out.INTR_ENABLE.pkt_done.value};
     always @(posedge clk) irq <= !rst && |(istat & ien);

@@ -18,6 +18,18 @@ PeakRDL has unpacked-struct ports that Icarus 11 does not read.
   test_zeroize_under_load  zeroize over AXI4-Lite while packets run: packets aborted with
                         ZEROIZED (or complete before it), keys gone, the next load works
   test_interrupts       enable, status, test bits, W1C clears irq; real events set their bits
+  test_selftest_power_up  the power-up known-answer self-test: every KAT transaction at the
+                        engine's ports checked against `cryptography` (FIPS-197 C.1-C.3, SP
+                        800-38C C.1), nothing on the user's streams meanwhile, a key committed
+                        and packets presented during it are held and processed correctly
+                        after it, the KAT key is not left in slot 0; the duration is printed
+  test_selftest_rerun   SELFTEST.run under traffic: the packet in the engine is aborted
+                        (ZEROIZED) or done, the rest are held and run under the key committed
+                        during the run; no KEY error, nothing lost, nothing emitted during it
+  test_selftest_fault   fault injection (kat_fault deposited in aesip_selftest) at power-up and
+                        on a re-run: fail, fail_index 6, selftest_fail irq, commands blocked,
+                        no output; clearing the fault and re-running passes and releases the
+                        held packet
 Expected values come from aesip.ref (`cryptography`) only. Seeds: aesip.tb.seed (printed).
 """
 from __future__ import annotations
@@ -33,7 +45,7 @@ from cocotbext.axi import AxiResp
 
 from aesip import csr as csrmod
 from aesip import ref, rtl, sim
-from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED
+from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED, OPS
 from aesip.tb.coredrv import random_pause, set_pause
 from aesip.tb.csrbus import AxiLiteCsrBus
 from aesip.tb.engdrv import EngineDriver, Packet, expect
@@ -50,15 +62,22 @@ class TopDriver(EngineDriver):
         self.bus = AxiLiteCsrBus(dut)
         self.csr = csrmod.Csr(self.bus)
 
-    async def start(self) -> None:
+    async def start(self, bring_up: bool = True, fault: bool = False) -> None:
+        """Reset; then (bring_up) the driver's bring-up: wait for the power-up self-test
+        (aesip.csr.Csr.bring_up: a failed self-test raises), clear INTR_STATUS. `fault`:
+        deposit the self-test's fault-injection bit right after reset."""
         dut = self.dut
         cocotb.start_soon(Clock(dut.clk, self.period_ns, unit="ns").start())
         dut.rst.value = 1
         for _ in range(5):
             await RisingEdge(dut.clk)
         dut.rst.value = 0
-        await RisingEdge(dut.clk)
         cocotb.start_soon(self._count())
+        await RisingEdge(dut.clk)
+        if fault:
+            dut.u_selftest.kat_fault.value = 1
+        if bring_up:
+            await self.csr.bring_up(poll=self.poll)
 
     def poll(self):
         return ClockCycles(self.dut.clk, 4)
@@ -115,6 +134,8 @@ def expected_reset(dut, reg: str) -> int:
         nr = nr_max(dut)
         return csrmod.pack("FEATURES", core=CORE_IDS[build_core(dut)], nr_max=nr,
                            key_sizes={10: 1, 12: 3, 14: 7}[nr], slots=csrmod.gen_csr.N_SLOTS)
+    if reg == "SELFTEST":   # after the power-up self-test (TopDriver.start waits for it)
+        return csrmod.pack("SELFTEST", **{"pass": 1}, tests={10: 0xC3, 12: 0xCF, 14: 0xFF}[nr_max(dut)])
     return csrmod.reset_value(reg)
 
 
@@ -504,15 +525,295 @@ async def test_interrupts(dut):
     assert await irq() == 0
 
 
+# ---------------------------------------------------------------------------- self-test
+class SelfTestMonitor:
+    """Watches aesip_top every clock: the engine-side transactions while the self-test owns
+    the engine (key loads, commands, input and output beats, status beats), the user-side
+    handshakes, and checks that nothing reaches the user's streams and no user command is
+    accepted while a self-test run is busy. `runs`: (start, end) cycles of every run."""
+
+    def __init__(self, drv: TopDriver):
+        self.drv = drv
+        self.keys, self.cmds, self.ins, self.outs, self.stss = [], [], [], [], []
+        self.user_cmds: list[int] = []      # cycles of user command handshakes
+        self.user_outs: list[int] = []
+        self.user_loads: list[tuple[int, int]] = []   # (cycle, slot) of user key loads
+        self.runs: list[list[int]] = []
+        self.violations: list[str] = []
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        d = self.drv.dut
+        e, t = d.u_engine, d.u_selftest
+        busy_prev = None
+        while True:
+            await RisingEdge(d.clk)
+            await ReadOnly()
+            if int(d.rst.value):
+                continue
+            cyc = self.drv.cycle
+            busy, own = int(t.busy.value), int(t.own.value)
+            if busy and busy_prev != 1:
+                self.runs.append([cyc, None])
+            if not busy and busy_prev == 1:
+                self.runs[-1][1] = cyc
+            busy_prev = busy
+            if own:
+                if int(e.key_valid.value) and int(e.key_ready.value):
+                    n = int(e.key_bytes.value)
+                    self.keys.append((len(self.cmds), int(e.key_data.value).to_bytes(32, "little")[:n]))
+                if int(e.s_axis_cmd_tvalid.value) and int(e.s_axis_cmd_tready.value):
+                    self.cmds.append(int(e.s_axis_cmd_tdata.value))
+                if int(e.s_axis_tvalid.value) and int(e.s_axis_tready.value):
+                    self.ins.append(_beat(e.s_axis_tdata, e.s_axis_tkeep, e.s_axis_tlast))
+                if int(e.m_axis_tvalid.value) and int(e.m_axis_tready.value):
+                    self.outs.append(_beat(e.m_axis_tdata, e.m_axis_tkeep, e.m_axis_tlast) + (int(e.m_axis_tuser.value),))
+                if int(e.m_axis_sts_tvalid.value) and int(e.m_axis_sts_tready.value):
+                    self.stss.append(iface_unpack_status(int(e.m_axis_sts_tdata.value)))
+            elif int(e.key_valid.value) and int(e.key_ready.value):
+                self.user_loads.append((cyc, int(e.key_slot.value)))
+            if int(d.s_axis_cmd_tvalid.value) and int(d.s_axis_cmd_tready.value):
+                self.user_cmds.append(cyc)
+                if busy:
+                    self.violations.append(f"cycle {cyc}: user command accepted during a self-test run")
+            if int(d.m_axis_tvalid.value):
+                self.user_outs.append(cyc)
+            if own and (int(d.m_axis_tvalid.value) or int(d.m_axis_sts_tvalid.value)):
+                self.violations.append(f"cycle {cyc}: a beat on the user's m_axis/m_axis_sts during the self-test")
+            if own and int(d.s_axis_tready.value):
+                self.violations.append(f"cycle {cyc}: s_axis_tready high during the self-test")
+
+    def check_kats(self, nr: int) -> int:
+        """Every KAT transaction recorded at the engine's ports, recomputed with
+        `cryptography` (aesip.ref): the vectors are FIPS-197 C.1-C.3 and SP 800-38C C.1, and
+        the engine's answers (which the self-test compared with its ROM and accepted) are
+        the reference's. Returns the number of KAT packets."""
+        sizes = [16, 24, 32][: {10: 1, 12: 2, 14: 3}[nr]]
+        assert len(self.cmds) == 2 * len(sizes) + 2, f"{len(self.cmds)} KAT commands"
+        assert [k for _, k in self.keys] == [bytes(range(n)) for n in sizes] + [bytes(range(0x40, 0x50))]
+        ins, outs = list(self.ins), list(self.outs)
+        key = None
+        for i, c in enumerate(self.cmds):
+            key = next((k for j, k in self.keys if j == i), key)
+            f = iface_unpack_command(c)
+            assert f["slot"] == 0
+            a, p = f["aad_len"], f["payload_len"]
+            aad = b"".join(ins.pop(0)[0] for _ in range((a + 15) // 16))
+            data = b"".join(ins.pop(0)[0] for _ in range((p + 15) // 16))
+            out = b"".join(o[0] for o in [outs.pop(0) for _ in range((p + 15) // 16)])
+            err, value = self.stss[i]
+            assert err == 0, f"KAT {i}: error {err}"
+            op = f["op"]
+            if op in (OPS["ecb-encrypt"], OPS["ecb-decrypt"]):
+                pt = bytes.fromhex("00112233445566778899aabbccddeeff")
+                if op == OPS["ecb-encrypt"]:
+                    assert data == pt and out == ref.ecb_encrypt(key, pt), f"KAT {i}"
+                else:
+                    assert data == ref.ecb_encrypt(key, pt) and out == pt, f"KAT {i}"
+                assert value == bytes(16)
+            else:
+                nonce = f["iv"].to_bytes(16, "little")[: f["nonce_len"]]
+                assert (nonce, aad, f["tag_len"]) == (bytes(range(0x10, 0x17)), bytes(range(8)), 4)
+                pt = bytes(range(0x20, 0x24))
+                ct, tag = ref.ccm_encrypt(key, nonce, aad, pt, 4)
+                assert ct + tag == bytes.fromhex("7162015b4dac255d")       # SP 800-38C C.1
+                if op == OPS["ccm-encrypt"]:
+                    assert (data, out, value) == (pt, ct, tag.ljust(16, b"\0")), f"KAT {i}"
+                else:
+                    assert op == OPS["ccm-decrypt"] and f["tag"].to_bytes(16, "little")[:4] == tag
+                    assert (data, out, value) == (ct, pt, bytes(16)), f"KAT {i}"
+                    assert ref.ccm_decrypt(key, nonce, aad, ct, tag) == pt
+        assert not ins and not outs, "extra KAT beats"
+        return len(self.cmds)
+
+
+def _beat(data, keep, last) -> tuple[bytes, int]:
+    k = int(keep.value)
+    b = int(data.value).to_bytes(16, "little")
+    return bytes(b[j] for j in range(16) if k >> j & 1), int(last.value)
+
+
+def iface_unpack_command(v: int) -> dict:
+    from aesip import iface
+    return iface.unpack(iface.CMD_FIELDS, v)
+
+
+def iface_unpack_status(v: int) -> tuple[int, bytes]:
+    from aesip import iface
+    return iface.unpack_status(v.to_bytes(iface.STS_W // 8, "little"))
+
+
+@cocotb.test()
+async def test_selftest_power_up(dut):
+    drv = TopDriver(dut)
+    mon = SelfTestMonitor(drv)
+    await drv.start(bring_up=False)
+    rng = test_rng()
+    c = drv.csr
+    t0 = drv.cycle
+    # during the power-up run: a key committed to slot 1 and packets presented on slot 1
+    k = rng.randbytes(16)
+    await c.commit_key(1, k)
+    assert int(dut.u_selftest.busy.value) == 1, "self-test over before the commit was written"
+    assert await c.slot_status(1) == (0, 1), "commit during the self-test not held pending"
+    pkts = [ccm_packet(rng, 1, k, plen=rng.randint(1, 64)) for _ in range(4)]
+    pkts += [Packet("ecb-encrypt", 1, b"", b"", rng.randbytes(32)), Packet("ecb-encrypt", 0, b"", b"", rng.randbytes(16))]
+
+    async def feed():
+        for p in pkts:
+            await drv.submit(p)
+
+    cocotb.start_soon(feed())
+    st = await c.wait_selftest(poll=drv.poll)
+    assert st == {"busy": 0, "pass": 1, "fail": 0, "fail_index": 0,
+                  "tests": {10: 0xC3, 12: 0xCF, 14: 0xFF}[nr_max(dut)]}, st
+    for i, p in enumerate(pkts[:-1]):
+        assert await check_packet(drv, p, k, f"held packet {i}") == 0
+    # the KAT key (slot 0) was not left usable
+    assert await check_packet(drv, pkts[-1], None, "slot 0 after the self-test") == ERR_KEY
+    assert await c.read_field("SLOT_SUMMARY", "loaded") == 0b0010
+    assert await c.read_field("INTR_STATUS", "selftest_done") == 1
+    assert await c.read_field("INTR_STATUS", "selftest_fail") == 0
+    assert not mon.violations, mon.violations[:5]
+    start, end = mon.runs[0]
+    assert all(cyc > end for cyc in mon.user_cmds) and len(mon.user_cmds) == len(pkts)
+    assert mon.user_loads and mon.user_loads[0][0] < mon.user_cmds[0], "held key loaded after a command"
+    n = mon.check_kats(nr_max(dut))
+    dut._log.info("SELFTEST core=%s NR_MAX=%d power-up run: %d KAT packets, %d clock cycles from reset "
+                  "release to busy = 0 (first command accepted %d cycles after)", build_core(dut), nr_max(dut),
+                  n, end - t0 + 1, mon.user_cmds[0] - end)
+
+
+@cocotb.test()
+async def test_selftest_rerun(dut):
+    drv = TopDriver(dut)
+    await drv.start()
+    mon = SelfTestMonitor(drv)
+    rng = test_rng()
+    c = drv.csr
+    k0, k1 = rng.randbytes(16), rng.randbytes(32 if nr_max(dut) == 14 else 16)
+    await drv.load_key(0, k0)
+    await drv.load_key(2, rng.randbytes(16))
+    drv.set_gaps(rng, 0.1, 0.3)
+    n = int(os.environ.get("AESIP_STPKTS", "24"))
+    pkts = [ccm_packet(rng, 0, k0, plen=rng.randint(16, 200)) for _ in range(n)]
+
+    async def feed():
+        for p in pkts:
+            await drv.submit(p)
+
+    cocotb.start_soon(feed())
+    await ClockCycles(dut.clk, rng.randint(200, 800))
+    t0 = drv.cycle
+    await c.run_selftest(wait=False)
+    # keys committed after the run write are held and loaded when the run has passed,
+    # before the first command is accepted
+    await c.commit_key(0, k1)
+    st = await c.wait_selftest(poll=drv.poll)
+    assert st["pass"] == 1 and st["fail"] == 0, st
+    start, end = mon.runs[0]
+    dut._log.info("SELFTEST core=%s on-demand run under traffic: %d clock cycles from the SELFTEST write "
+                  "to busy = 0", build_core(dut), end - t0)
+    sts = [await with_timeout(drv.status(), 2_000_000, "ns") for _ in range(n)]
+    await ClockCycles(dut.clk, 50)
+    frames = []
+    while not drv.out.empty():
+        frames.append(await drv.output())
+    counts = {"k0": 0, "zeroized": 0, "k1": 0}
+    phase = 0
+    for i, (p, (err, tag)) in enumerate(zip(pkts, sts)):
+        if err == 0 and phase == 0 and tag == expect(p, k0).tag:
+            counts["k0"] += 1
+            data, flag = frames.pop(0)
+            assert (data, flag) == (expect(p, k0).data, 0), f"packet {i}"
+        elif err == ERR_ZEROIZED and phase <= 1:
+            phase = 1
+            counts["zeroized"] += 1
+            if frames and frames[0][1] == 1:              # a begun frame, closed
+                data, _ = frames.pop(0)
+                assert data[-1:] == b"\0" and expect(p, k0).data.startswith(data[:-1])
+        else:
+            phase = 2
+            e = expect(p, k1)
+            assert (err, tag) == (e.err, e.tag) and err == 0, f"packet {i}: error {err} after the run"
+            counts["k1"] += 1
+            data, flag = frames.pop(0)
+            assert (data, flag) == (e.data, 0), f"packet {i}"
+    assert not frames and counts["k1"] >= 1 and counts["zeroized"] <= 2, counts
+    assert not mon.violations, mon.violations[:5]
+    assert await c.slot_status(2) == (0, 0), "the re-run did not zeroize slot 2"
+    assert mon.check_kats(nr_max(dut)) > 0
+    dut._log.info("re-run under traffic: %s packets (under the old key, aborted, under the key committed "
+                  "during the run)", counts)
+
+
+@cocotb.test()
+async def test_selftest_fault(dut):
+    drv = TopDriver(dut)
+    mon = SelfTestMonitor(drv)
+    await drv.start(bring_up=False, fault=True)        # fault deposited before the KATs run
+    rng = test_rng()
+    c = drv.csr
+    try:
+        await c.bring_up(poll=drv.poll)
+        raise AssertionError("bring_up accepted a failed self-test")
+    except csrmod.SelfTestError as e:
+        dut._log.info("power-up with the fault: %s", e)
+
+    async def check_failed(what: str) -> None:
+        st = await c.selftest()
+        assert st["fail"] == 1 and st["pass"] == 0 and st["busy"] == 0, f"{what}: {st}"
+        assert st["fail_index"] == 6, f"{what}: fail_index {st['fail_index']}"
+        assert csrmod.SELFTEST_NAMES[st["fail_index"]] == "CCM encrypt"
+        assert await c.read("INTR_STATUS") & c.intr_mask("selftest_done", "selftest_fail") == \
+            c.intr_mask("selftest_done", "selftest_fail")
+
+    await check_failed("power-up")
+    await c.write("INTR_ENABLE", c.intr_mask("selftest_fail"))
+    await ClockCycles(dut.clk, 2)
+    assert int(dut.irq.value) == 1, "no irq for a failed self-test"
+    # commands are blocked: a packet with a loaded key is not accepted, nothing comes out
+    k = rng.randbytes(16)
+    await drv.load_key(3, k)
+    assert await c.slot_status(3) == (1, 0), "key loads work after a failed self-test"
+    held = Packet("ecb-encrypt", 3, b"", b"", rng.randbytes(48))
+    cocotb.start_soon(drv.submit(held))
+    await ClockCycles(dut.clk, 2000)
+    assert not mon.user_cmds and not mon.user_outs and drv.sts.empty(), "traffic after a failed self-test"
+    assert int(dut.s_axis_cmd_tready.value) == 0 and int(dut.s_axis_tready.value) == 0
+    # a re-run with the fault still there fails again
+    await c.write("INTR_STATUS", 0xFF)
+    await c.run_selftest(poll=drv.poll)
+    await check_failed("re-run with the fault")
+    await ClockCycles(dut.clk, 100)
+    assert not mon.user_cmds and not mon.user_outs
+    # fault cleared: a re-run passes; the held packet runs under a key committed during it
+    dut.u_selftest.kat_fault.value = 0
+    await c.write("INTR_STATUS", 0xFF)
+    await c.run_selftest(wait=False)
+    await c.commit_key(3, k)
+    st = await c.wait_selftest(poll=drv.poll)
+    assert st["pass"] == 1 and st["fail"] == 0 and st["fail_index"] == 0, st
+    st_bits = c.intr_mask("selftest_done", "selftest_fail")
+    assert await c.read("INTR_STATUS") & st_bits == c.intr_mask("selftest_done")
+    await ClockCycles(dut.clk, 2)
+    assert int(dut.irq.value) == 0
+    assert await check_packet(drv, held, k, "held packet after the passing re-run") == 0
+    assert not mon.violations, mon.violations[:5]
+    assert len(mon.runs) == 3 and len(mon.user_cmds) == 1 and mon.user_cmds[0] > mon.runs[2][1]
+
+
 # ------------------------------------------------------------------------ pytest entry
 ALL = ["test_reset_values", "test_access_rights", "test_illegal_address", "test_key_load_traffic",
-       "test_rekey_under_load", "test_zeroize_under_load", "test_interrupts"]
+       "test_rekey_under_load", "test_zeroize_under_load", "test_interrupts", "test_selftest_power_up",
+       "test_selftest_rerun", "test_selftest_fault"]
 # Verilator only (the generated CSR block is SystemVerilog Icarus 11 cannot read); every
 # test on aes_iter128, the traffic tests on aes_pipe (NR_MAX = 10: the AES-128-only build).
 CASES = [
     pytest.param({"CORE": "iter128"}, ALL, {}, id="verilator-CORE=iter128"),
     pytest.param({"CORE": "pipe", "NR_MAX": 10}, ["test_reset_values", "test_key_load_traffic",
-                                                  "test_rekey_under_load"], {},
+                                                  "test_rekey_under_load", "test_selftest_power_up",
+                                                  "test_selftest_fault"], {},
                  id="verilator-CORE=pipe-NR_MAX=10"),
 ]
 
