@@ -146,7 +146,12 @@ module aes_mode_engine #(
         .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
         .load_bytes(key_bytes), .usable(key_usable));
 
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_a (
+    // Core A only ever encrypts (CBC-MAC, CBC encryption: the lane drives a_s_dec = 0),
+    // so it is built encrypt-only where the core allows it (aes_iter32 shares one
+    // datapath for both directions and is always built with both).
+    localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
+               .DIRECTION(A_DIRECTION)) u_a (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
