@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from aesip import aes_run, ccmp_run, runreq, tdea_run, wimax_run
+from aesip import aes_run, ccmp_run, runreq, tdea_run, wimax_run, wpan_run
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,10 @@ WIMAX = Family("wimax", wimax_run.OPS, wimax_run.job, wimax_run.execute)
 # IEEE 802.11 CCMP on the ccmp_fe front end (docs/ccmp.md)
 CCMP = Family("ccmp", ccmp_run.OPS, ccmp_run.job, ccmp_run.execute)
 
-FAMILIES: list[Family] = [AES, TDEA, WIMAX, CCMP]
+# IEEE 802.15.4 CCM* on the wpan_fe front end (docs/wpan.md)
+WPAN = Family("wpan", wpan_run.OPS, wpan_run.job, wpan_run.execute)
+
+FAMILIES: list[Family] = [AES, TDEA, WIMAX, CCMP, WPAN]
 
 FAMILY_OF: dict[str, Family] = {op: f for f in FAMILIES for op in f.ops}
 assert len(FAMILY_OF) == sum(len(f.ops) for f in FAMILIES), "an op in two families"

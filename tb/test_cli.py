@@ -827,3 +827,103 @@ def test_run_ccmp():
     p = run_cli(["run", "--engine", "iter128", "--sim", "verilator"], jsonl(reqs))
     assert p.returncode == 0, p.stderr
     assert out_lines(p) == exp
+
+
+# --------------------------------------------------------------------------- 802.15.4 CCM* (wpan)
+def test_parse_wpan():
+    """The wpan ops: fields decoded, `src_addr` checked against its 64-bit field (8 bytes),
+    everything else (frame parsing, lengths, key length, a missing src_addr) left to the
+    hardware."""
+    from aesip import families, wpan_run
+
+    def parse(obj):
+        return runreq.parse_line(json.dumps(obj), 1, families.JOB_OF)
+
+    k = "00" * 16
+    r = parse({"op": "wpan-encrypt", "key": k, "frame": "0000", "src_addr": "acde480000000001"})
+    assert r.error is None and (r.job.frame, r.job.src_addr) == (bytes(2), bytes.fromhex("acde480000000001"))
+    r = parse({"op": "wpan-decrypt", "key": k, "frame": ""})
+    assert r.error is None and r.job.src_addr is None
+    assert parse({"op": "wpan-encrypt", "key": "00" * 5, "frame": ""}).error is None   # hardware: KEY
+    for src, e in (("acde4800000001", "invalid: src_addr not 8 bytes"), ("00" * 9, "invalid: src_addr not 8 bytes"),
+                   ("xyz", "invalid: src_addr not hex"), (7, "invalid: src_addr not hex")):
+        assert parse({"op": "wpan-encrypt", "key": k, "frame": "", "src_addr": src}).error == e
+    assert parse({"op": "wpan-decrypt", "key": k}).error == "invalid: missing frame"
+    assert parse({"op": "wpan-decrypt", "key": "00" * 33, "frame": ""}).error == "invalid: key length"
+    assert parse({"op": "wpan-decrypt", "key": k, "frame": "0x"}).error == "invalid: frame not hex"
+    jobs = [wpan_run.WpanJob("wpan-decrypt", bytes([i]) * 16, b"") for i in (1, 2, 1, 3, 4, 5, 1)]
+    cmds, where = wpan_run.plan(jobs)
+    assert [c["cmd"] for c in cmds].count("key") == 5
+    assert all(cmds[w]["cmd"] == "frame" for w in where)
+    assert cmds[where[6]]["slot"] == cmds[where[0]]["slot"]
+    c = wpan_run._frame_cmd(wpan_run.WpanJob("wpan-encrypt", bytes(16), b"", bytes.fromhex("acde480000000001")), 2)
+    assert (c["src_valid"], c["src_addr"], c["slot"]) == (1, 0xACDE480000000001, 2)
+
+
+@pytest.mark.parametrize("simulator,engine", [("verilator", "iter128"), ("verilator", "iter32"),
+                                              ("verilator", "pipe"), ("verilator", "multi"),
+                                              ("icarus", "iter128")])
+def test_run_wpan(simulator, engine):
+    """`aesip run` with the wpan ops against the testbench's own 802.15.4 construction
+    (tb/proto/test_wpan_top.py: frame parser and builder, cryptography's AESCCM and AES-CTR):
+    the IEEE 802.15.4-2006 Annex C data and command frames; random frames of both versions
+    and every level encrypted and decrypted with three keys, with `src_addr` where the
+    frame carries no extended source address; malformed frames, a missing src_addr and
+    failed MICs answered with the contract's errors from the hardware status, each followed
+    by a good request; an AES op in the same run; `id` copied; on every engine."""
+    from tb.proto.test_wpan_top import KAT_KEY, KATS, build, secure
+
+    need(simulator)
+    rng = random.Random(_seed())
+    keys = [rng.randbytes(16) for _ in range(3)]
+    reqs, exp = [], []
+    for name, clear, secured in KATS:
+        reqs.append({"op": "wpan-encrypt", "key": KAT_KEY.hex(), "frame": clear, "id": name})
+        exp.append({"id": name, "frame": secured})
+        reqs.append({"op": "wpan-decrypt", "key": KAT_KEY.hex(), "frame": secured})
+        exp.append({"frame": clear})
+
+    def req(op, key, frame, src, **kw):
+        r = {"op": op, "key": key.hex(), "frame": frame.hex(), **kw}
+        if src is not None:
+            r["src_addr"] = src.hex()
+        return r
+
+    for i in range(10):
+        key = keys[i % 3]
+        f, src = build(rng, ver=1 + i % 2, level=1 + i % 7, plen=rng.choice([0, 1, 16, 37, rng.randrange(200)]))
+        s = secure(key, f, src)
+        reqs.append(req("wpan-encrypt", key, f, src, id=i))
+        exp.append({"id": i, "frame": s.hex()})
+        reqs.append(req("wpan-decrypt", key, s, src))
+        exp.append({"frame": f.hex()})
+    good, gsrc = build(rng, ver=2, cmd=False, dam=2, sam=2, level=7, plen=20)
+    sgood = secure(keys[0], good, gsrc)
+    flipped = bytearray(sgood)
+    flipped[-1] ^= 4
+    v0 = bytes([good[0], good[1] & 0xCF]) + good[2:]
+    no_sec = bytes([good[0] & 0xF7]) + good[1:]
+    bad = [
+        (req("wpan-encrypt", keys[0], good[:4], gsrc), "invalid: frame too short"),
+        (req("wpan-encrypt", keys[0], v0, gsrc), "invalid: frame version not 1 or 2"),
+        (req("wpan-encrypt", keys[0], no_sec, gsrc), "invalid: Security Enabled clear"),
+        (req("wpan-encrypt", keys[0], good, None),
+         "invalid: missing src_addr (the frame carries no extended source address)"),
+        (req("wpan-decrypt", keys[0], bytes(flipped), gsrc), "auth"),
+        (req("wpan-decrypt", keys[1], sgood, gsrc), "auth"),
+        (req("wpan-decrypt", keys[0], sgood, bytes(8)), "auth"),
+        (req("wpan-encrypt", rng.randbytes(20), good, gsrc), "invalid: key length"),
+        (req("wpan-encrypt", keys[0], good, gsrc[:7]), "invalid: src_addr not 8 bytes"),
+    ]
+    for r, e in bad:
+        reqs.append(r)
+        exp.append({"error": e})
+        reqs.append(req("wpan-decrypt", keys[0], sgood, gsrc))
+        exp.append({"frame": good.hex()})
+    key = rng.randbytes(16)
+    msg = rng.randbytes(32)
+    reqs.insert(3, {"op": "encrypt", "key": key.hex(), "msg": msg.hex()})
+    exp.insert(3, {"ct": enc(key, msg)})
+    p = run_cli(["run", "--engine", engine, "--sim", simulator], jsonl(reqs))
+    assert p.returncode == 0, p.stderr
+    assert out_lines(p) == exp

@@ -95,6 +95,18 @@ def test_wimax_beat_widths_match_rtl_ports():
             assert m and int(m.group(1)) + 1 == width, (name, port)
 
 
+def test_wpan_beat_widths_match_rtl_ports():
+    """The 802.15.4 CCM* front end's sideband and status beats (interface `wpan`) are as
+    wide as the ports of wpan_fe and wpan_top that carry them."""
+    from aesip import wpan_iface
+
+    for name in ("wpan_fe", "wpan_top"):
+        text = (RTL / "proto" / f"{name}.v").read_text()
+        for port, width in (("s_axis_cmd_tdata", wpan_iface.CMD_W), ("m_axis_sts_tdata", wpan_iface.STS_W)):
+            m = re.search(r"\[(\d+):0\]\s+" + port + r"\b", text)
+            assert m and int(m.group(1)) + 1 == width, (name, port)
+
+
 def test_tdea_ops_family():
     """The TDEA ops are their own family: not among the AES engines' ops (which answer
     them with OP), every code in ALL_OPS, their CLI ops those of the contract."""

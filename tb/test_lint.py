@@ -175,6 +175,10 @@ MODE_CASES = [
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128"}, id="ccmp"),
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
                  id="ccmp-multi-slotw8"),
+    # the 802.15.4 CCM* front end (docs/wpan.md)
+    pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128"}, id="wpan"),
+    pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
+                 id="wpan-multi-slotw8"),
 ]
 
 
@@ -255,7 +259,7 @@ def test_rtl_lists_exist():
     listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     listed |= set(rtl.WIMAX) | set(rtl.PROTO_INCLUDES)
     listed |= set(rtl.TDEA_ENGINE)
-    listed |= set(rtl.WIMAX) | set(rtl.CCMP) | set(rtl.PROTO_INCLUDES)
+    listed |= set(rtl.WIMAX) | set(rtl.CCMP) | set(rtl.WPAN) | set(rtl.PROTO_INCLUDES)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
 
@@ -288,6 +292,7 @@ FUSESOC_CORES = {
     "wimax": ROOT / "aesip_wimax.core",
     "soc": ROOT / "aesip_soc.core",
     "ccmp": ROOT / "aesip_ccmp.core",
+    "wpan": ROOT / "aesip_wpan.core",
     **{core: ROOT / f"aesip_{core.replace('-', '_')}.core" for core in rtl.TDEA_CORE_NAMES},
     "tdea_modes": ROOT / "aesip_tdea_modes.core",
 }
@@ -314,10 +319,11 @@ def test_fusesoc_core_files(name: str):
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         for dep in ["common"] + rtl.CORE_NAMES:
             assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
-    elif name in ("wimax", "ccmp"):
+    elif name in ("wimax", "ccmp", "wpan"):
         incs, files_exp, top = {"wimax": (rtl.WIMAX_INCLUDES, rtl.WIMAX, rtl.WIMAX_TOP),
-                                "ccmp": (rtl.CCMP_INCLUDES, rtl.CCMP, rtl.CCMP_TOP)}[name]
-        if name == "ccmp":   # the realigner comes from the wimax core
+                                "ccmp": (rtl.CCMP_INCLUDES, rtl.CCMP, rtl.CCMP_TOP),
+                                "wpan": (rtl.WPAN_INCLUDES, rtl.WPAN, rtl.WPAN_TOP)}[name]
+        if name in ("ccmp", "wpan"):   # the realigner comes from the wimax core
             files_exp = [f for f in files_exp if f not in rtl.REALIGN]
         expected = ["rtl/" + f for f in incs + files_exp]
         for f in incs:
@@ -325,7 +331,7 @@ def test_fusesoc_core_files(name: str):
                              text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
         assert "aesip:aesip:modes" in deps, f"{path.name} must depend on aesip:aesip:modes"
-        if name == "ccmp":
+        if name in ("ccmp", "wpan"):
             assert "aesip:aesip:wimax" in deps, f"{path.name} must depend on aesip:aesip:wimax (axis_realign)"
         assert re.search(rf"^\s*toplevel\s*:\s*{top}\s*$", text, re.M), \
             f"{path.name}: toplevel must be {top}"

@@ -60,6 +60,10 @@ BAD = [
      "ccmp_top_MULTI_not_0_or_1", "ccmp_top: MULTI must be 0 or 1"),
     ("ccmp-slotw9", rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"SLOT_W": 9},
      "ccmp_top_SLOT_W_not_1_to_8", "ccmp_top: SLOT_W must be 1 .. 8"),
+    ("wpan-multi2", rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"MULTI": 2},
+     "wpan_top_MULTI_not_0_or_1", "wpan_top: MULTI must be 0 or 1"),
+    ("wpan-slotw9", rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"SLOT_W": 9},
+     "wpan_top_SLOT_W_not_1_to_8", "wpan_top: SLOT_W must be 1 .. 8"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -74,6 +78,7 @@ GOOD = [
     (rtl.WIMAX_TOP, rtl.wimax_sources()),
     (rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources()),
     (rtl.CCMP_TOP, rtl.ccmp_sources()),
+    (rtl.WPAN_TOP, rtl.wpan_sources()),
 ]
 
 
