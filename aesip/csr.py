@@ -11,7 +11,8 @@ Procedures (docs/soc.md): `bring_up` (wait for the power-up known-answer self-te
 a failed one, clear INTR_STATUS), `run_selftest` / `wait_selftest` / `selftest`, `load_key`
 (write the 8 key words, KEY_CTRL with the length and commit, optionally wait until the slot
 is no longer pending), `zeroize` (write 1, poll until it reads 0), `counters`, interrupt
-helpers.
+helpers, and the board test blocks: `board_test` (configure, enable, start, wait, read the
+results), `test_enable` / `test_start` / `test_wait` / `test_results` / `test_disable`.
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def reset_value(reg: str, n_slots: int = gen_csr.N_SLOTS) -> int:
 
 
 INTR_BITS = ["pkt_done", "auth_fail", "framing_err", "key_err", "key_loaded", "zeroize_done",
-             "selftest_done", "selftest_fail"]
+             "selftest_done", "selftest_fail", "test_done"]
 
 # the known-answer tests of the self-test, by SELFTEST.fail_index (rtl/soc/aesip_selftest.v)
 SELFTEST_NAMES = ["AES-128 ECB encrypt", "AES-128 ECB decrypt", "AES-192 ECB encrypt", "AES-192 ECB decrypt",
@@ -69,6 +70,14 @@ SELFTEST_NAMES = ["AES-128 ECB encrypt", "AES-128 ECB decrypt", "AES-192 ECB enc
 
 class SelfTestError(RuntimeError):
     """The known-answer self-test failed (SELFTEST.fail): the IP accepts no command."""
+
+
+class BoardTestError(RuntimeError):
+    """A board test run did not complete (timeout, or stopped early: TEST_CTRL.aborted)."""
+
+
+TEST_COUNTERS = {"pkts": "TEST_PKTS", "errs": "TEST_ERRS", "auth_fails": "TEST_AUTH_FAILS",
+                 "data_errs": "TEST_DATA_ERRS", "cycles": "TEST_CYCLES"}
 
 
 class Csr:
@@ -167,3 +176,69 @@ class Csr:
     @staticmethod
     def intr_mask(*names: str) -> int:
         return sum(1 << INTR_BITS.index(n) for n in names)
+
+    # ------------------------------------------------------------ board test blocks
+    async def test_ctrl(self) -> dict:
+        """TEST_CTRL as a dict: enable, busy, done, own, aborted, slot, cut."""
+        v = await self.read("TEST_CTRL")
+        return {n: field("TEST_CTRL", n, v, self.n_slots)
+                for n in ("enable", "busy", "done", "own", "aborted", "slot", "cut")}
+
+    async def test_configure(self, slot: int, size: int, count: int, seed: int = 1, cut: bool = False,
+                             inject: dict | None = None) -> None:
+        """Write TEST_SIZE, TEST_COUNT, TEST_SEED, TEST_ERR_INJ (`inject`: {"bitpos", "beat",
+        "every"} to enable the error inserter, None to disable it) and TEST_CTRL's slot and
+        cut (enable = 0). Sizes above TEST_SIZE.max are clamped by the hardware."""
+        await self.write("TEST_SIZE", pack("TEST_SIZE", self.n_slots, bytes=size))
+        await self.write("TEST_COUNT", count)
+        await self.write("TEST_SEED", seed)
+        inj = pack("TEST_ERR_INJ", self.n_slots, en=1, **inject) if inject else \
+            pack("TEST_ERR_INJ", self.n_slots, every=1)
+        await self.write("TEST_ERR_INJ", inj)
+        await self.write("TEST_CTRL", pack("TEST_CTRL", self.n_slots, slot=slot, cut=int(cut)))
+
+    async def test_enable(self, start: bool = True) -> None:
+        """TEST_CTRL.enable = 1 (test mode: user commands held off) and, with `start`, start a
+        run (it begins once the test blocks own the engine). Keeps slot and cut."""
+        v = await self.read("TEST_CTRL")
+        keep = v & pack("TEST_CTRL", self.n_slots, slot=0xFF, cut=1)
+        await self.write("TEST_CTRL", keep | pack("TEST_CTRL", self.n_slots, enable=1, start=int(start)))
+
+    async def test_disable(self, poll=None, max_polls: int = 100_000) -> None:
+        """TEST_CTRL.enable = 0; poll until the test blocks have given the engine back (own = 0)."""
+        v = await self.read("TEST_CTRL")
+        await self.write("TEST_CTRL", v & pack("TEST_CTRL", self.n_slots, slot=0xFF, cut=1))
+        for _ in range(max_polls):
+            if not (await self.test_ctrl())["own"]:
+                return
+            await (poll() if poll else asyncio.sleep(0))
+        raise TimeoutError("board test blocks still own the engine")
+
+    async def test_wait(self, poll=None, max_polls: int = 1_000_000) -> dict:
+        """Poll TEST_CTRL until done = 1 and busy = 0; returns test_ctrl()."""
+        for _ in range(max_polls):
+            c = await self.test_ctrl()
+            if c["done"] and not c["busy"]:
+                return c
+            await (poll() if poll else asyncio.sleep(0))
+        raise TimeoutError("board test run not done")
+
+    async def test_results(self) -> dict[str, int]:
+        """The counters of the current or last run: pkts, errs, auth_fails, data_errs, cycles."""
+        return {k: await self.read(r) for k, r in TEST_COUNTERS.items()}
+
+    async def board_test(self, slot: int, size: int, count: int, seed: int = 1, cut: bool = False,
+                         inject: dict | None = None, poll=None, disable: bool = True) -> dict:
+        """The bring-up loopback (docs/soc.md, Board test blocks): configure, enable and
+        start, wait for the end, read the counters, (disable) give the engine back. The key
+        of `slot` must be loaded. Raises BoardTestError when the run was stopped early.
+        Returns test_results()."""
+        await self.test_configure(slot, size, count, seed, cut, inject)
+        await self.test_enable(start=True)
+        c = await self.test_wait(poll)
+        res = await self.test_results()
+        if disable:
+            await self.test_disable(poll)
+        if c["aborted"]:
+            raise BoardTestError(f"board test stopped after {res['pkts']} of {count} packets")
+        return res

@@ -140,7 +140,8 @@ def tdea_engine_sources(core: str = "iter") -> list[Path]:
 # rdl/aesip_csr.rdl (aesip.gen_csr; SystemVerilog with unpacked-struct ports that Verilator
 # and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine.
 SOC_TOP = "aesip_top"
-SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/aesip_top.sv"]
+SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/aesip_tblk.v",
+       "soc/aesip_top.sv"]
 
 
 def soc_sources(core: str = "iter128") -> list[Path]:

@@ -16,7 +16,7 @@ extern "C" {
 #define AESIP_CSR__VERSION__MINOR_bm 0xff
 #define AESIP_CSR__VERSION__MINOR_bp 0
 #define AESIP_CSR__VERSION__MINOR_bw 8
-#define AESIP_CSR__VERSION__MINOR_reset 0x2
+#define AESIP_CSR__VERSION__MINOR_reset 0x3
 #define AESIP_CSR__VERSION__MAJOR_bm 0xff00
 #define AESIP_CSR__VERSION__MAJOR_bp 8
 #define AESIP_CSR__VERSION__MAJOR_bw 8
@@ -170,6 +170,10 @@ typedef union {
 #define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_bp 7
 #define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_bw 1
 #define AESIP_CSR__INTR_STATUS__SELFTEST_FAIL_reset 0x0
+#define AESIP_CSR__INTR_STATUS__TEST_DONE_bm 0x100
+#define AESIP_CSR__INTR_STATUS__TEST_DONE_bp 8
+#define AESIP_CSR__INTR_STATUS__TEST_DONE_bw 1
+#define AESIP_CSR__INTR_STATUS__TEST_DONE_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -180,7 +184,8 @@ typedef union {
         uint32_t zeroize_done :1;
         uint32_t selftest_done :1;
         uint32_t selftest_fail :1;
-        uint32_t :24;
+        uint32_t test_done :1;
+        uint32_t :23;
     } f;
     uint32_t w;
 } aesip_csr__INTR_STATUS_t;
@@ -218,6 +223,10 @@ typedef union {
 #define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_bp 7
 #define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_bw 1
 #define AESIP_CSR__INTR_ENABLE__SELFTEST_FAIL_reset 0x0
+#define AESIP_CSR__INTR_ENABLE__TEST_DONE_bm 0x100
+#define AESIP_CSR__INTR_ENABLE__TEST_DONE_bp 8
+#define AESIP_CSR__INTR_ENABLE__TEST_DONE_bw 1
+#define AESIP_CSR__INTR_ENABLE__TEST_DONE_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -228,7 +237,8 @@ typedef union {
         uint32_t zeroize_done :1;
         uint32_t selftest_done :1;
         uint32_t selftest_fail :1;
-        uint32_t :24;
+        uint32_t test_done :1;
+        uint32_t :23;
     } f;
     uint32_t w;
 } aesip_csr__INTR_ENABLE_t;
@@ -266,6 +276,10 @@ typedef union {
 #define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_bp 7
 #define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_bw 1
 #define AESIP_CSR__INTR_TEST__SELFTEST_FAIL_reset 0x0
+#define AESIP_CSR__INTR_TEST__TEST_DONE_bm 0x100
+#define AESIP_CSR__INTR_TEST__TEST_DONE_bp 8
+#define AESIP_CSR__INTR_TEST__TEST_DONE_bw 1
+#define AESIP_CSR__INTR_TEST__TEST_DONE_reset 0x0
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t pkt_done :1;
@@ -276,7 +290,8 @@ typedef union {
         uint32_t zeroize_done :1;
         uint32_t selftest_done :1;
         uint32_t selftest_fail :1;
-        uint32_t :24;
+        uint32_t test_done :1;
+        uint32_t :23;
     } f;
     uint32_t w;
 } aesip_csr__INTR_TEST_t;
@@ -315,6 +330,177 @@ typedef union {
     } f;
     uint32_t w;
 } aesip_csr__SELFTEST_t;
+
+// reg - aesip_csr::TEST_CTRL
+#define AESIP_CSR__TEST_CTRL__ENABLE_bm 0x1
+#define AESIP_CSR__TEST_CTRL__ENABLE_bp 0
+#define AESIP_CSR__TEST_CTRL__ENABLE_bw 1
+#define AESIP_CSR__TEST_CTRL__ENABLE_reset 0x0
+#define AESIP_CSR__TEST_CTRL__START_bm 0x2
+#define AESIP_CSR__TEST_CTRL__START_bp 1
+#define AESIP_CSR__TEST_CTRL__START_bw 1
+#define AESIP_CSR__TEST_CTRL__START_reset 0x0
+#define AESIP_CSR__TEST_CTRL__BUSY_bm 0x4
+#define AESIP_CSR__TEST_CTRL__BUSY_bp 2
+#define AESIP_CSR__TEST_CTRL__BUSY_bw 1
+#define AESIP_CSR__TEST_CTRL__DONE_bm 0x8
+#define AESIP_CSR__TEST_CTRL__DONE_bp 3
+#define AESIP_CSR__TEST_CTRL__DONE_bw 1
+#define AESIP_CSR__TEST_CTRL__OWN_bm 0x10
+#define AESIP_CSR__TEST_CTRL__OWN_bp 4
+#define AESIP_CSR__TEST_CTRL__OWN_bw 1
+#define AESIP_CSR__TEST_CTRL__ABORTED_bm 0x20
+#define AESIP_CSR__TEST_CTRL__ABORTED_bp 5
+#define AESIP_CSR__TEST_CTRL__ABORTED_bw 1
+#define AESIP_CSR__TEST_CTRL__SLOT_bm 0xff00
+#define AESIP_CSR__TEST_CTRL__SLOT_bp 8
+#define AESIP_CSR__TEST_CTRL__SLOT_bw 8
+#define AESIP_CSR__TEST_CTRL__SLOT_reset 0x0
+#define AESIP_CSR__TEST_CTRL__CUT_bm 0x10000
+#define AESIP_CSR__TEST_CTRL__CUT_bp 16
+#define AESIP_CSR__TEST_CTRL__CUT_bw 1
+#define AESIP_CSR__TEST_CTRL__CUT_reset 0x0
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t enable :1;
+        uint32_t start :1;
+        uint32_t busy :1;
+        uint32_t done :1;
+        uint32_t own :1;
+        uint32_t aborted :1;
+        uint32_t :2;
+        uint32_t slot :8;
+        uint32_t cut :1;
+        uint32_t :15;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_CTRL_t;
+
+// reg - aesip_csr::TEST_SIZE
+#define AESIP_CSR__TEST_SIZE__BYTES_bm 0x1fff
+#define AESIP_CSR__TEST_SIZE__BYTES_bp 0
+#define AESIP_CSR__TEST_SIZE__BYTES_bw 13
+#define AESIP_CSR__TEST_SIZE__BYTES_reset 0x40
+#define AESIP_CSR__TEST_SIZE__MAX_bm 0x1fff0000
+#define AESIP_CSR__TEST_SIZE__MAX_bp 16
+#define AESIP_CSR__TEST_SIZE__MAX_bw 13
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t bytes :13;
+        uint32_t :3;
+        uint32_t max :13;
+        uint32_t :3;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_SIZE_t;
+
+// reg - aesip_csr::TEST_COUNT
+#define AESIP_CSR__TEST_COUNT__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_COUNT__COUNT_bp 0
+#define AESIP_CSR__TEST_COUNT__COUNT_bw 32
+#define AESIP_CSR__TEST_COUNT__COUNT_reset 0x1
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_COUNT_t;
+
+// reg - aesip_csr::TEST_SEED
+#define AESIP_CSR__TEST_SEED__SEED_bm 0xffffffff
+#define AESIP_CSR__TEST_SEED__SEED_bp 0
+#define AESIP_CSR__TEST_SEED__SEED_bw 32
+#define AESIP_CSR__TEST_SEED__SEED_reset 0x1
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t seed :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_SEED_t;
+
+// reg - aesip_csr::TEST_ERR_INJ
+#define AESIP_CSR__TEST_ERR_INJ__EN_bm 0x1
+#define AESIP_CSR__TEST_ERR_INJ__EN_bp 0
+#define AESIP_CSR__TEST_ERR_INJ__EN_bw 1
+#define AESIP_CSR__TEST_ERR_INJ__EN_reset 0x0
+#define AESIP_CSR__TEST_ERR_INJ__BITPOS_bm 0x7f00
+#define AESIP_CSR__TEST_ERR_INJ__BITPOS_bp 8
+#define AESIP_CSR__TEST_ERR_INJ__BITPOS_bw 7
+#define AESIP_CSR__TEST_ERR_INJ__BITPOS_reset 0x0
+#define AESIP_CSR__TEST_ERR_INJ__BEAT_bm 0xff0000
+#define AESIP_CSR__TEST_ERR_INJ__BEAT_bp 16
+#define AESIP_CSR__TEST_ERR_INJ__BEAT_bw 8
+#define AESIP_CSR__TEST_ERR_INJ__BEAT_reset 0x0
+#define AESIP_CSR__TEST_ERR_INJ__EVERY_bm 0xff000000
+#define AESIP_CSR__TEST_ERR_INJ__EVERY_bp 24
+#define AESIP_CSR__TEST_ERR_INJ__EVERY_bw 8
+#define AESIP_CSR__TEST_ERR_INJ__EVERY_reset 0x1
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t en :1;
+        uint32_t :7;
+        uint32_t bitpos :7;
+        uint32_t :1;
+        uint32_t beat :8;
+        uint32_t every :8;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_ERR_INJ_t;
+
+// reg - aesip_csr::TEST_PKTS
+#define AESIP_CSR__TEST_PKTS__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_PKTS__COUNT_bp 0
+#define AESIP_CSR__TEST_PKTS__COUNT_bw 32
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_PKTS_t;
+
+// reg - aesip_csr::TEST_ERRS
+#define AESIP_CSR__TEST_ERRS__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_ERRS__COUNT_bp 0
+#define AESIP_CSR__TEST_ERRS__COUNT_bw 32
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_ERRS_t;
+
+// reg - aesip_csr::TEST_AUTH_FAILS
+#define AESIP_CSR__TEST_AUTH_FAILS__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_AUTH_FAILS__COUNT_bp 0
+#define AESIP_CSR__TEST_AUTH_FAILS__COUNT_bw 32
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_AUTH_FAILS_t;
+
+// reg - aesip_csr::TEST_DATA_ERRS
+#define AESIP_CSR__TEST_DATA_ERRS__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_DATA_ERRS__COUNT_bp 0
+#define AESIP_CSR__TEST_DATA_ERRS__COUNT_bw 32
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_DATA_ERRS_t;
+
+// reg - aesip_csr::TEST_CYCLES
+#define AESIP_CSR__TEST_CYCLES__COUNT_bm 0xffffffff
+#define AESIP_CSR__TEST_CYCLES__COUNT_bp 0
+#define AESIP_CSR__TEST_CYCLES__COUNT_bw 32
+typedef union {
+    struct __attribute__ ((__packed__)) {
+        uint32_t count :32;
+    } f;
+    uint32_t w;
+} aesip_csr__TEST_CYCLES_t;
 
 // reg - aesip_csr::slot_t::KEY
 #define AESIP_CSR__SLOT_T__KEY__DATA_bm 0xffffffff
@@ -386,7 +572,17 @@ typedef struct __attribute__ ((__packed__)) {
     aesip_csr__INTR_TEST_t INTR_TEST;
     uint8_t RESERVED_2c_3f[0x14];
     aesip_csr__SELFTEST_t SELFTEST;
-    uint8_t RESERVED_44_ff[0xbc];
+    aesip_csr__TEST_CTRL_t TEST_CTRL;
+    aesip_csr__TEST_SIZE_t TEST_SIZE;
+    aesip_csr__TEST_COUNT_t TEST_COUNT;
+    aesip_csr__TEST_SEED_t TEST_SEED;
+    aesip_csr__TEST_ERR_INJ_t TEST_ERR_INJ;
+    aesip_csr__TEST_PKTS_t TEST_PKTS;
+    aesip_csr__TEST_ERRS_t TEST_ERRS;
+    aesip_csr__TEST_AUTH_FAILS_t TEST_AUTH_FAILS;
+    aesip_csr__TEST_DATA_ERRS_t TEST_DATA_ERRS;
+    aesip_csr__TEST_CYCLES_t TEST_CYCLES;
+    uint8_t RESERVED_6c_ff[0x94];
     aesip_csr__slot_t__stride40_t SLOT[4];
 } aesip_csr_t;
 

@@ -148,7 +148,8 @@ def test_csr_check_mode_detects_drift(tmp_path, monkeypatch):
 
 
 def test_csr_c_example_compiles(tmp_path):
-    """The C example of docs/soc.md compiles against the generated header sw/aesip_csr.h."""
+    """The C example of docs/soc.md (bring-up, key load, zeroize, board loopback) compiles
+    against the generated header sw/aesip_csr.h."""
     import shutil
     import subprocess
 
@@ -158,7 +159,8 @@ def test_csr_c_example_compiles(tmp_path):
     code = re.search(r"```c\n(.*?)```", text, re.S).group(1)
     src = tmp_path / "example.c"
     src.write_text("#include <stdint.h>\n#define AESIP_BASE 0x40000000UL\n" + code +
-                   "\nint use(const uint32_t *k) { int r = aes_bring_up(); aes_load_key(1, k, 16); aes_zeroize(); return r; }\n")
+                   "\nint use(const uint32_t *k) { int r = aes_bring_up(); aes_load_key(1, k, 16); aes_zeroize(); "
+                   "return r + aes_board_test(1, 256, 100, 1); }\n")
     r = subprocess.run([cc, "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", f"-I{ROOT / 'sw'}", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

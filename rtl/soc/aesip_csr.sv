@@ -244,6 +244,16 @@ module aesip_csr (
         logic INTR_ENABLE;
         logic INTR_TEST;
         logic SELFTEST;
+        logic TEST_CTRL;
+        logic TEST_SIZE;
+        logic TEST_COUNT;
+        logic TEST_SEED;
+        logic TEST_ERR_INJ;
+        logic TEST_PKTS;
+        logic TEST_ERRS;
+        logic TEST_AUTH_FAILS;
+        logic TEST_DATA_ERRS;
+        logic TEST_CYCLES;
         struct {
             logic KEY[8];
             logic KEY_CTRL;
@@ -287,6 +297,26 @@ module aesip_csr (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h28);
         decoded_reg_strb.SELFTEST = cpuif_req_masked & (cpuif_addr == 12'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h40);
+        decoded_reg_strb.TEST_CTRL = cpuif_req_masked & (cpuif_addr == 12'h44);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h44);
+        decoded_reg_strb.TEST_SIZE = cpuif_req_masked & (cpuif_addr == 12'h48);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h48);
+        decoded_reg_strb.TEST_COUNT = cpuif_req_masked & (cpuif_addr == 12'h4c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h4c);
+        decoded_reg_strb.TEST_SEED = cpuif_req_masked & (cpuif_addr == 12'h50);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h50);
+        decoded_reg_strb.TEST_ERR_INJ = cpuif_req_masked & (cpuif_addr == 12'h54);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h54);
+        decoded_reg_strb.TEST_PKTS = cpuif_req_masked & (cpuif_addr == 12'h58) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h58);
+        decoded_reg_strb.TEST_ERRS = cpuif_req_masked & (cpuif_addr == 12'h5c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h5c);
+        decoded_reg_strb.TEST_AUTH_FAILS = cpuif_req_masked & (cpuif_addr == 12'h60) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h60);
+        decoded_reg_strb.TEST_DATA_ERRS = cpuif_req_masked & (cpuif_addr == 12'h64) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h64);
+        decoded_reg_strb.TEST_CYCLES = cpuif_req_masked & (cpuif_addr == 12'h68) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 12'h68);
         for(int i0=0; i0<4; i0++) begin
             for(int i1=0; i1<8; i1++) begin
                 decoded_reg_strb.SLOT[i0].KEY[i1] = cpuif_req_masked & (cpuif_addr == 12'h100 + (12)'(i0) * 12'h40 + (12)'(i1) * 12'h4) & cpuif_req_is_wr;
@@ -382,6 +412,10 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } selftest_fail;
+            struct {
+                logic next;
+                logic load_next;
+            } test_done;
         } INTR_STATUS;
         struct {
             struct {
@@ -416,6 +450,10 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } selftest_fail;
+            struct {
+                logic next;
+                logic load_next;
+            } test_done;
         } INTR_ENABLE;
         struct {
             struct {
@@ -450,6 +488,10 @@ module aesip_csr (
                 logic next;
                 logic load_next;
             } selftest_fail;
+            struct {
+                logic next;
+                logic load_next;
+            } test_done;
         } INTR_TEST;
         struct {
             struct {
@@ -457,6 +499,60 @@ module aesip_csr (
                 logic load_next;
             } run;
         } SELFTEST;
+        struct {
+            struct {
+                logic next;
+                logic load_next;
+            } enable;
+            struct {
+                logic next;
+                logic load_next;
+            } start;
+            struct {
+                logic [7:0] next;
+                logic load_next;
+            } slot;
+            struct {
+                logic next;
+                logic load_next;
+            } cut;
+        } TEST_CTRL;
+        struct {
+            struct {
+                logic [12:0] next;
+                logic load_next;
+            } bytes;
+        } TEST_SIZE;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } count;
+        } TEST_COUNT;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } seed;
+        } TEST_SEED;
+        struct {
+            struct {
+                logic next;
+                logic load_next;
+            } en;
+            struct {
+                logic [6:0] next;
+                logic load_next;
+            } bitpos;
+            struct {
+                logic [7:0] next;
+                logic load_next;
+            } beat;
+            struct {
+                logic [7:0] next;
+                logic load_next;
+            } every;
+        } TEST_ERR_INJ;
         struct {
             struct {
                 struct {
@@ -529,6 +625,9 @@ module aesip_csr (
             struct {
                 logic value;
             } selftest_fail;
+            struct {
+                logic value;
+            } test_done;
         } INTR_STATUS;
         struct {
             struct {
@@ -555,6 +654,9 @@ module aesip_csr (
             struct {
                 logic value;
             } selftest_fail;
+            struct {
+                logic value;
+            } test_done;
         } INTR_ENABLE;
         struct {
             struct {
@@ -581,12 +683,58 @@ module aesip_csr (
             struct {
                 logic value;
             } selftest_fail;
+            struct {
+                logic value;
+            } test_done;
         } INTR_TEST;
         struct {
             struct {
                 logic value;
             } run;
         } SELFTEST;
+        struct {
+            struct {
+                logic value;
+            } enable;
+            struct {
+                logic value;
+            } start;
+            struct {
+                logic [7:0] value;
+            } slot;
+            struct {
+                logic value;
+            } cut;
+        } TEST_CTRL;
+        struct {
+            struct {
+                logic [12:0] value;
+            } bytes;
+        } TEST_SIZE;
+        struct {
+            struct {
+                logic [31:0] value;
+            } count;
+        } TEST_COUNT;
+        struct {
+            struct {
+                logic [31:0] value;
+            } seed;
+        } TEST_SEED;
+        struct {
+            struct {
+                logic value;
+            } en;
+            struct {
+                logic [6:0] value;
+            } bitpos;
+            struct {
+                logic [7:0] value;
+            } beat;
+            struct {
+                logic [7:0] value;
+            } every;
+        } TEST_ERR_INJ;
         struct {
             struct {
                 struct {
@@ -955,6 +1103,32 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_STATUS.selftest_fail.value = field_storage.INTR_STATUS.selftest_fail.value;
+    // Field: aesip_csr.INTR_STATUS.test_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_STATUS.test_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATUS.test_done.value & ~(decoded_wr_data[8:8] & decoded_wr_biten[8:8]);
+            load_next_c = '1;
+        end else if(hwif_in.INTR_STATUS.test_done.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.INTR_STATUS.test_done.next = next_c;
+        field_combo.INTR_STATUS.test_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_STATUS.test_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_STATUS.test_done.load_next) begin
+                field_storage.INTR_STATUS.test_done.value <= field_combo.INTR_STATUS.test_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_STATUS.test_done.value = field_storage.INTR_STATUS.test_done.value;
     // Field: aesip_csr.INTR_ENABLE.pkt_done
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1139,6 +1313,29 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_ENABLE.selftest_fail.value = field_storage.INTR_ENABLE.selftest_fail.value;
+    // Field: aesip_csr.INTR_ENABLE.test_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_ENABLE.test_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_ENABLE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_ENABLE.test_done.value & ~decoded_wr_biten[8:8]) | (decoded_wr_data[8:8] & decoded_wr_biten[8:8]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_ENABLE.test_done.next = next_c;
+        field_combo.INTR_ENABLE.test_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_ENABLE.test_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_ENABLE.test_done.load_next) begin
+                field_storage.INTR_ENABLE.test_done.value <= field_combo.INTR_ENABLE.test_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_ENABLE.test_done.value = field_storage.INTR_ENABLE.test_done.value;
     // Field: aesip_csr.INTR_TEST.pkt_done
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1347,6 +1544,32 @@ module aesip_csr (
         end
     end
     assign hwif_out.INTR_TEST.selftest_fail.value = field_storage.INTR_TEST.selftest_fail.value;
+    // Field: aesip_csr.INTR_TEST.test_done
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_TEST.test_done.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_TEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_TEST.test_done.value & ~decoded_wr_biten[8:8]) | (decoded_wr_data[8:8] & decoded_wr_biten[8:8]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.INTR_TEST.test_done.next = next_c;
+        field_combo.INTR_TEST.test_done.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.INTR_TEST.test_done.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_TEST.test_done.load_next) begin
+                field_storage.INTR_TEST.test_done.value <= field_combo.INTR_TEST.test_done.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_TEST.test_done.value = field_storage.INTR_TEST.test_done.value;
     // Field: aesip_csr.SELFTEST.run
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1373,6 +1596,262 @@ module aesip_csr (
         end
     end
     assign hwif_out.SELFTEST.run.value = field_storage.SELFTEST.run.value;
+    // Field: aesip_csr.TEST_CTRL.enable
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_CTRL.enable.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_CTRL.enable.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_CTRL.enable.next = next_c;
+        field_combo.TEST_CTRL.enable.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_CTRL.enable.value <= 1'h0;
+        end else begin
+            if(field_combo.TEST_CTRL.enable.load_next) begin
+                field_storage.TEST_CTRL.enable.value <= field_combo.TEST_CTRL.enable.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_CTRL.enable.value = field_storage.TEST_CTRL.enable.value;
+    // Field: aesip_csr.TEST_CTRL.start
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_CTRL.start.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_CTRL.start.value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.TEST_CTRL.start.next = next_c;
+        field_combo.TEST_CTRL.start.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_CTRL.start.value <= 1'h0;
+        end else begin
+            if(field_combo.TEST_CTRL.start.load_next) begin
+                field_storage.TEST_CTRL.start.value <= field_combo.TEST_CTRL.start.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_CTRL.start.value = field_storage.TEST_CTRL.start.value;
+    // Field: aesip_csr.TEST_CTRL.slot
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_CTRL.slot.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_CTRL.slot.value & ~decoded_wr_biten[15:8]) | (decoded_wr_data[15:8] & decoded_wr_biten[15:8]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_CTRL.slot.next = next_c;
+        field_combo.TEST_CTRL.slot.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_CTRL.slot.value <= 8'h0;
+        end else begin
+            if(field_combo.TEST_CTRL.slot.load_next) begin
+                field_storage.TEST_CTRL.slot.value <= field_combo.TEST_CTRL.slot.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_CTRL.slot.value = field_storage.TEST_CTRL.slot.value;
+    // Field: aesip_csr.TEST_CTRL.cut
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_CTRL.cut.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_CTRL.cut.value & ~decoded_wr_biten[16:16]) | (decoded_wr_data[16:16] & decoded_wr_biten[16:16]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_CTRL.cut.next = next_c;
+        field_combo.TEST_CTRL.cut.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_CTRL.cut.value <= 1'h0;
+        end else begin
+            if(field_combo.TEST_CTRL.cut.load_next) begin
+                field_storage.TEST_CTRL.cut.value <= field_combo.TEST_CTRL.cut.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_CTRL.cut.value = field_storage.TEST_CTRL.cut.value;
+    // Field: aesip_csr.TEST_SIZE.bytes
+    always_comb begin
+        automatic logic [12:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_SIZE.bytes.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_SIZE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_SIZE.bytes.value & ~decoded_wr_biten[12:0]) | (decoded_wr_data[12:0] & decoded_wr_biten[12:0]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_SIZE.bytes.next = next_c;
+        field_combo.TEST_SIZE.bytes.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_SIZE.bytes.value <= 13'h40;
+        end else begin
+            if(field_combo.TEST_SIZE.bytes.load_next) begin
+                field_storage.TEST_SIZE.bytes.value <= field_combo.TEST_SIZE.bytes.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_SIZE.bytes.value = field_storage.TEST_SIZE.bytes.value;
+    // Field: aesip_csr.TEST_COUNT.count
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_COUNT.count.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_COUNT && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_COUNT.count.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_COUNT.count.next = next_c;
+        field_combo.TEST_COUNT.count.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_COUNT.count.value <= 32'h1;
+        end else begin
+            if(field_combo.TEST_COUNT.count.load_next) begin
+                field_storage.TEST_COUNT.count.value <= field_combo.TEST_COUNT.count.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_COUNT.count.value = field_storage.TEST_COUNT.count.value;
+    // Field: aesip_csr.TEST_SEED.seed
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_SEED.seed.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_SEED && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_SEED.seed.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_SEED.seed.next = next_c;
+        field_combo.TEST_SEED.seed.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_SEED.seed.value <= 32'h1;
+        end else begin
+            if(field_combo.TEST_SEED.seed.load_next) begin
+                field_storage.TEST_SEED.seed.value <= field_combo.TEST_SEED.seed.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_SEED.seed.value = field_storage.TEST_SEED.seed.value;
+    // Field: aesip_csr.TEST_ERR_INJ.en
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_ERR_INJ.en.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_ERR_INJ && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_ERR_INJ.en.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_ERR_INJ.en.next = next_c;
+        field_combo.TEST_ERR_INJ.en.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_ERR_INJ.en.value <= 1'h0;
+        end else begin
+            if(field_combo.TEST_ERR_INJ.en.load_next) begin
+                field_storage.TEST_ERR_INJ.en.value <= field_combo.TEST_ERR_INJ.en.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_ERR_INJ.en.value = field_storage.TEST_ERR_INJ.en.value;
+    // Field: aesip_csr.TEST_ERR_INJ.bitpos
+    always_comb begin
+        automatic logic [6:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_ERR_INJ.bitpos.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_ERR_INJ && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_ERR_INJ.bitpos.value & ~decoded_wr_biten[14:8]) | (decoded_wr_data[14:8] & decoded_wr_biten[14:8]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_ERR_INJ.bitpos.next = next_c;
+        field_combo.TEST_ERR_INJ.bitpos.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_ERR_INJ.bitpos.value <= 7'h0;
+        end else begin
+            if(field_combo.TEST_ERR_INJ.bitpos.load_next) begin
+                field_storage.TEST_ERR_INJ.bitpos.value <= field_combo.TEST_ERR_INJ.bitpos.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_ERR_INJ.bitpos.value = field_storage.TEST_ERR_INJ.bitpos.value;
+    // Field: aesip_csr.TEST_ERR_INJ.beat
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_ERR_INJ.beat.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_ERR_INJ && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_ERR_INJ.beat.value & ~decoded_wr_biten[23:16]) | (decoded_wr_data[23:16] & decoded_wr_biten[23:16]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_ERR_INJ.beat.next = next_c;
+        field_combo.TEST_ERR_INJ.beat.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_ERR_INJ.beat.value <= 8'h0;
+        end else begin
+            if(field_combo.TEST_ERR_INJ.beat.load_next) begin
+                field_storage.TEST_ERR_INJ.beat.value <= field_combo.TEST_ERR_INJ.beat.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_ERR_INJ.beat.value = field_storage.TEST_ERR_INJ.beat.value;
+    // Field: aesip_csr.TEST_ERR_INJ.every
+    always_comb begin
+        automatic logic [7:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.TEST_ERR_INJ.every.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.TEST_ERR_INJ && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.TEST_ERR_INJ.every.value & ~decoded_wr_biten[31:24]) | (decoded_wr_data[31:24] & decoded_wr_biten[31:24]);
+            load_next_c = '1;
+        end
+        field_combo.TEST_ERR_INJ.every.next = next_c;
+        field_combo.TEST_ERR_INJ.every.load_next = load_next_c;
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.TEST_ERR_INJ.every.value <= 8'h1;
+        end else begin
+            if(field_combo.TEST_ERR_INJ.every.load_next) begin
+                field_storage.TEST_ERR_INJ.every.value <= field_combo.TEST_ERR_INJ.every.next;
+            end
+        end
+    end
+    assign hwif_out.TEST_ERR_INJ.every.value = field_storage.TEST_ERR_INJ.every.value;
     for(genvar i0=0; i0<4; i0++) begin
         for(genvar i1=0; i1<8; i1++) begin
             // Field: aesip_csr.SLOT[].KEY[].data
@@ -1474,7 +1953,7 @@ module aesip_csr (
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
         if(rd_mux_addr == 12'h0) begin
-            readback_data_var[7:0] = 8'h2;
+            readback_data_var[7:0] = 8'h3;
             readback_data_var[15:8] = 8'h1;
             readback_data_var[31:16] = 16'hae51;
         end
@@ -1512,6 +1991,7 @@ module aesip_csr (
             readback_data_var[5] = field_storage.INTR_STATUS.zeroize_done.value;
             readback_data_var[6] = field_storage.INTR_STATUS.selftest_done.value;
             readback_data_var[7] = field_storage.INTR_STATUS.selftest_fail.value;
+            readback_data_var[8] = field_storage.INTR_STATUS.test_done.value;
         end
         if(rd_mux_addr == 12'h24) begin
             readback_data_var[0] = field_storage.INTR_ENABLE.pkt_done.value;
@@ -1522,6 +2002,7 @@ module aesip_csr (
             readback_data_var[5] = field_storage.INTR_ENABLE.zeroize_done.value;
             readback_data_var[6] = field_storage.INTR_ENABLE.selftest_done.value;
             readback_data_var[7] = field_storage.INTR_ENABLE.selftest_fail.value;
+            readback_data_var[8] = field_storage.INTR_ENABLE.test_done.value;
         end
         if(rd_mux_addr == 12'h40) begin
             readback_data_var[1] = hwif_in.SELFTEST.busy.next;
@@ -1529,6 +2010,46 @@ module aesip_csr (
             readback_data_var[3] = hwif_in.SELFTEST.fail.next;
             readback_data_var[11:8] = hwif_in.SELFTEST.fail_index.next;
             readback_data_var[23:16] = hwif_in.SELFTEST.tests.next;
+        end
+        if(rd_mux_addr == 12'h44) begin
+            readback_data_var[0] = field_storage.TEST_CTRL.enable.value;
+            readback_data_var[2] = hwif_in.TEST_CTRL.busy.next;
+            readback_data_var[3] = hwif_in.TEST_CTRL.done.next;
+            readback_data_var[4] = hwif_in.TEST_CTRL.own.next;
+            readback_data_var[5] = hwif_in.TEST_CTRL.aborted.next;
+            readback_data_var[15:8] = field_storage.TEST_CTRL.slot.value;
+            readback_data_var[16] = field_storage.TEST_CTRL.cut.value;
+        end
+        if(rd_mux_addr == 12'h48) begin
+            readback_data_var[12:0] = field_storage.TEST_SIZE.bytes.value;
+            readback_data_var[28:16] = hwif_in.TEST_SIZE.max.next;
+        end
+        if(rd_mux_addr == 12'h4c) begin
+            readback_data_var[31:0] = field_storage.TEST_COUNT.count.value;
+        end
+        if(rd_mux_addr == 12'h50) begin
+            readback_data_var[31:0] = field_storage.TEST_SEED.seed.value;
+        end
+        if(rd_mux_addr == 12'h54) begin
+            readback_data_var[0] = field_storage.TEST_ERR_INJ.en.value;
+            readback_data_var[14:8] = field_storage.TEST_ERR_INJ.bitpos.value;
+            readback_data_var[23:16] = field_storage.TEST_ERR_INJ.beat.value;
+            readback_data_var[31:24] = field_storage.TEST_ERR_INJ.every.value;
+        end
+        if(rd_mux_addr == 12'h58) begin
+            readback_data_var[31:0] = hwif_in.TEST_PKTS.count.next;
+        end
+        if(rd_mux_addr == 12'h5c) begin
+            readback_data_var[31:0] = hwif_in.TEST_ERRS.count.next;
+        end
+        if(rd_mux_addr == 12'h60) begin
+            readback_data_var[31:0] = hwif_in.TEST_AUTH_FAILS.count.next;
+        end
+        if(rd_mux_addr == 12'h64) begin
+            readback_data_var[31:0] = hwif_in.TEST_DATA_ERRS.count.next;
+        end
+        if(rd_mux_addr == 12'h68) begin
+            readback_data_var[31:0] = hwif_in.TEST_CYCLES.count.next;
         end
         for(int i0=0; i0<4; i0++) begin
             if(rd_mux_addr == 12'h120 + (12)'(i0) * 12'h40) begin

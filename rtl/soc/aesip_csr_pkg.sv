@@ -109,6 +109,10 @@ package aesip_csr_pkg;
     } aesip_csr__intr_status_f_desc_8556469d__in_t;
 
     typedef struct {
+        logic hwset;
+    } aesip_csr__intr_status_f_desc_3bc1ba27__in_t;
+
+    typedef struct {
         aesip_csr__intr_status_f_desc_7775fe64__in_t pkt_done;
         aesip_csr__intr_status_f_desc_1e68b236__in_t auth_fail;
         aesip_csr__intr_status_f_desc_4051d046__in_t framing_err;
@@ -117,6 +121,7 @@ package aesip_csr_pkg;
         aesip_csr__intr_status_f_desc_56e7431c__in_t zeroize_done;
         aesip_csr__intr_status_f_desc_de12dc6e__in_t selftest_done;
         aesip_csr__intr_status_f_desc_8556469d__in_t selftest_fail;
+        aesip_csr__intr_status_f_desc_3bc1ba27__in_t test_done;
     } aesip_csr__INTR_STATUS__in_t;
 
     typedef struct {
@@ -146,6 +151,77 @@ package aesip_csr_pkg;
         aesip_csr__SELFTEST__fail_index__in_t fail_index;
         aesip_csr__SELFTEST__tests__in_t tests;
     } aesip_csr__SELFTEST__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__TEST_CTRL__busy__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__TEST_CTRL__done__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__TEST_CTRL__own__in_t;
+
+    typedef struct {
+        logic next;
+    } aesip_csr__TEST_CTRL__aborted__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_CTRL__busy__in_t busy;
+        aesip_csr__TEST_CTRL__done__in_t done;
+        aesip_csr__TEST_CTRL__own__in_t own;
+        aesip_csr__TEST_CTRL__aborted__in_t aborted;
+    } aesip_csr__TEST_CTRL__in_t;
+
+    typedef struct {
+        logic [12:0] next;
+    } aesip_csr__TEST_SIZE__max__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_SIZE__max__in_t max;
+    } aesip_csr__TEST_SIZE__in_t;
+
+    typedef struct {
+        logic [31:0] next;
+    } aesip_csr__TEST_PKTS__count__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_PKTS__count__in_t count;
+    } aesip_csr__TEST_PKTS__in_t;
+
+    typedef struct {
+        logic [31:0] next;
+    } aesip_csr__TEST_ERRS__count__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_ERRS__count__in_t count;
+    } aesip_csr__TEST_ERRS__in_t;
+
+    typedef struct {
+        logic [31:0] next;
+    } aesip_csr__TEST_AUTH_FAILS__count__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_AUTH_FAILS__count__in_t count;
+    } aesip_csr__TEST_AUTH_FAILS__in_t;
+
+    typedef struct {
+        logic [31:0] next;
+    } aesip_csr__TEST_DATA_ERRS__count__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_DATA_ERRS__count__in_t count;
+    } aesip_csr__TEST_DATA_ERRS__in_t;
+
+    typedef struct {
+        logic [31:0] next;
+    } aesip_csr__TEST_CYCLES__count__in_t;
+
+    typedef struct {
+        aesip_csr__TEST_CYCLES__count__in_t count;
+    } aesip_csr__TEST_CYCLES__in_t;
 
     typedef struct {
         logic swwe;
@@ -184,6 +260,13 @@ package aesip_csr_pkg;
         aesip_csr__KEY_ERR_COUNT__in_t KEY_ERR_COUNT;
         aesip_csr__INTR_STATUS__in_t INTR_STATUS;
         aesip_csr__SELFTEST__in_t SELFTEST;
+        aesip_csr__TEST_CTRL__in_t TEST_CTRL;
+        aesip_csr__TEST_SIZE__in_t TEST_SIZE;
+        aesip_csr__TEST_PKTS__in_t TEST_PKTS;
+        aesip_csr__TEST_ERRS__in_t TEST_ERRS;
+        aesip_csr__TEST_AUTH_FAILS__in_t TEST_AUTH_FAILS;
+        aesip_csr__TEST_DATA_ERRS__in_t TEST_DATA_ERRS;
+        aesip_csr__TEST_CYCLES__in_t TEST_CYCLES;
         aesip_csr__slot_t__in_t SLOT[4];
     } aesip_csr__in_t;
 
@@ -228,6 +311,10 @@ package aesip_csr_pkg;
     } aesip_csr__intr_status_f_desc_8556469d__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_status_f_desc_3bc1ba27__out_t;
+
+    typedef struct {
         aesip_csr__intr_status_f_desc_7775fe64__out_t pkt_done;
         aesip_csr__intr_status_f_desc_1e68b236__out_t auth_fail;
         aesip_csr__intr_status_f_desc_4051d046__out_t framing_err;
@@ -236,6 +323,7 @@ package aesip_csr_pkg;
         aesip_csr__intr_status_f_desc_56e7431c__out_t zeroize_done;
         aesip_csr__intr_status_f_desc_de12dc6e__out_t selftest_done;
         aesip_csr__intr_status_f_desc_8556469d__out_t selftest_fail;
+        aesip_csr__intr_status_f_desc_3bc1ba27__out_t test_done;
     } aesip_csr__INTR_STATUS__out_t;
 
     typedef struct {
@@ -271,6 +359,10 @@ package aesip_csr_pkg;
     } aesip_csr__intr_enable_f_desc_756fe75e__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_enable_f_desc_1c0bc342__out_t;
+
+    typedef struct {
         aesip_csr__intr_enable_f_desc_74020143__out_t pkt_done;
         aesip_csr__intr_enable_f_desc_58677180__out_t auth_fail;
         aesip_csr__intr_enable_f_desc_5216efab__out_t framing_err;
@@ -279,6 +371,7 @@ package aesip_csr_pkg;
         aesip_csr__intr_enable_f_desc_0de27681__out_t zeroize_done;
         aesip_csr__intr_enable_f_desc_c56c23fb__out_t selftest_done;
         aesip_csr__intr_enable_f_desc_756fe75e__out_t selftest_fail;
+        aesip_csr__intr_enable_f_desc_1c0bc342__out_t test_done;
     } aesip_csr__INTR_ENABLE__out_t;
 
     typedef struct {
@@ -314,6 +407,10 @@ package aesip_csr_pkg;
     } aesip_csr__intr_test_f_desc_827a441c__out_t;
 
     typedef struct {
+        logic value;
+    } aesip_csr__intr_test_f_desc_7ad3a4cc__out_t;
+
+    typedef struct {
         aesip_csr__intr_test_f_desc_8f11537b__out_t pkt_done;
         aesip_csr__intr_test_f_desc_1368fea8__out_t auth_fail;
         aesip_csr__intr_test_f_desc_6a0db7aa__out_t framing_err;
@@ -322,6 +419,7 @@ package aesip_csr_pkg;
         aesip_csr__intr_test_f_desc_cafaf3ec__out_t zeroize_done;
         aesip_csr__intr_test_f_desc_8f257a14__out_t selftest_done;
         aesip_csr__intr_test_f_desc_827a441c__out_t selftest_fail;
+        aesip_csr__intr_test_f_desc_7ad3a4cc__out_t test_done;
     } aesip_csr__INTR_TEST__out_t;
 
     typedef struct {
@@ -331,6 +429,76 @@ package aesip_csr_pkg;
     typedef struct {
         aesip_csr__SELFTEST__run__out_t run;
     } aesip_csr__SELFTEST__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__TEST_CTRL__enable__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__TEST_CTRL__start__out_t;
+
+    typedef struct {
+        logic [7:0] value;
+    } aesip_csr__TEST_CTRL__slot__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__TEST_CTRL__cut__out_t;
+
+    typedef struct {
+        aesip_csr__TEST_CTRL__enable__out_t enable;
+        aesip_csr__TEST_CTRL__start__out_t start;
+        aesip_csr__TEST_CTRL__slot__out_t slot;
+        aesip_csr__TEST_CTRL__cut__out_t cut;
+    } aesip_csr__TEST_CTRL__out_t;
+
+    typedef struct {
+        logic [12:0] value;
+    } aesip_csr__TEST_SIZE__bytes__out_t;
+
+    typedef struct {
+        aesip_csr__TEST_SIZE__bytes__out_t bytes;
+    } aesip_csr__TEST_SIZE__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } aesip_csr__TEST_COUNT__count__out_t;
+
+    typedef struct {
+        aesip_csr__TEST_COUNT__count__out_t count;
+    } aesip_csr__TEST_COUNT__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } aesip_csr__TEST_SEED__seed__out_t;
+
+    typedef struct {
+        aesip_csr__TEST_SEED__seed__out_t seed;
+    } aesip_csr__TEST_SEED__out_t;
+
+    typedef struct {
+        logic value;
+    } aesip_csr__TEST_ERR_INJ__en__out_t;
+
+    typedef struct {
+        logic [6:0] value;
+    } aesip_csr__TEST_ERR_INJ__bitpos__out_t;
+
+    typedef struct {
+        logic [7:0] value;
+    } aesip_csr__TEST_ERR_INJ__beat__out_t;
+
+    typedef struct {
+        logic [7:0] value;
+    } aesip_csr__TEST_ERR_INJ__every__out_t;
+
+    typedef struct {
+        aesip_csr__TEST_ERR_INJ__en__out_t en;
+        aesip_csr__TEST_ERR_INJ__bitpos__out_t bitpos;
+        aesip_csr__TEST_ERR_INJ__beat__out_t beat;
+        aesip_csr__TEST_ERR_INJ__every__out_t every;
+    } aesip_csr__TEST_ERR_INJ__out_t;
 
     typedef struct {
         logic [31:0] value;
@@ -364,6 +532,11 @@ package aesip_csr_pkg;
         aesip_csr__INTR_ENABLE__out_t INTR_ENABLE;
         aesip_csr__INTR_TEST__out_t INTR_TEST;
         aesip_csr__SELFTEST__out_t SELFTEST;
+        aesip_csr__TEST_CTRL__out_t TEST_CTRL;
+        aesip_csr__TEST_SIZE__out_t TEST_SIZE;
+        aesip_csr__TEST_COUNT__out_t TEST_COUNT;
+        aesip_csr__TEST_SEED__out_t TEST_SEED;
+        aesip_csr__TEST_ERR_INJ__out_t TEST_ERR_INJ;
         aesip_csr__slot_t__out_t SLOT[4];
     } aesip_csr__out_t;
 endpackage

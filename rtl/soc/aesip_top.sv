@@ -10,6 +10,8 @@
 //   SLOT_W    : key-slot index width; 2**SLOT_W must equal N_SLOTS of the generated CSR
 //               block (4 as committed: SLOT_W = 2; python -m aesip.gen_csr --slots N)
 //   LEN_W, BUF_AW, NR_MAX : as aes_mode_engine (docs/mode_engine.md)
+//   TB_AW     : board test blocks: log2 of their ciphertext buffer in 16-byte beats (1 .. 8);
+//               the largest test packet is 16 * 2**min(TB_AW, BUF_AW) bytes
 // Ports
 //   clk, rst              : clock, synchronous active-high reset (CSR block and engine)
 //   s_axil_*              : AXI4-Lite slave, 32-bit data, 12-bit byte address (4 KiB);
@@ -34,6 +36,13 @@
 // takes the engine once the user's packets have left it; the KAT key is removed with an
 // engine zeroize at the end. Commits written during a run stay pending and are loaded
 // after it, before the first command is accepted.
+// Board test blocks (aesip_tblk, docs/soc.md "Board test blocks"): with TEST_CTRL.enable = 1
+// the user's commands are held off; once the user's packets have left the engine (statuses
+// taken), the self-test has passed and no zeroize runs, aesip_tblk takes the engine through
+// the same port mux (s_axis_tready low, nothing on m_axis / m_axis_sts, test packets not
+// counted in PKT_COUNT and the error counters) and runs CCM encrypt-decrypt loopbacks of
+// LFSR data on a user-loaded slot. Clearing enable, CTRL.zeroize or SELFTEST.run stop a run
+// after its current packet; a self-test run waits until the test blocks have let go.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -43,7 +52,8 @@ module aesip_top #(
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
     parameter BUF_AW    = 8,
-    parameter NR_MAX    = 14
+    parameter NR_MAX    = 14,
+    parameter TB_AW     = 7
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -251,8 +261,18 @@ module aesip_top #(
     wire [127:0]  t_in_data;
     wire [15:0]   t_in_keep;
 
+    // board test side
+    wire          b_own, b_hold_user, b_busy, b_done_flag, b_done, b_aborted;
+    wire          b_cmd_valid, b_in_valid, b_in_last;
+    wire [511:0]  b_cmd_data;
+    wire [127:0]  b_in_data;
+    wire [15:0]   b_in_keep;
+    wire [12:0]   b_max_size;
+    wire [31:0]   b_pkts, b_errs, b_auth_fails, b_data_errs, b_cycles;
+
     aesip_selftest #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_selftest (
-        .clk(clk), .rst(rst), .run(hwif_out.SELFTEST.run.value), .zbusy(zbusy), .drained(inflight == 8'd0),
+        .clk(clk), .rst(rst), .run(hwif_out.SELFTEST.run.value), .zbusy(zbusy),
+        .drained(inflight == 8'd0 && !b_own),
         .zreq(st_zreq), .zfull(st_zfull), .busy(st_busy), .pass(st_pass), .fail(st_fail),
         .fail_index(st_fail_index), .done(st_done), .own(st_own), .tests(st_tests),
         .key_valid(t_key_valid), .key_ready(key_ready), .key_slot(t_key_slot), .key_bytes(t_key_bytes),
@@ -263,32 +283,56 @@ module aesip_top #(
         .out_user(e_out_user), .sts_valid(e_sts_valid), .sts_data(e_sts_data)
     );
 
-    // user commands: only after a passing run, once the commits made during it are loaded
-    wire cmd_open  = st_pass && !st_busy && !rel_hold;
-    // user data: flows except while the self-test owns the engine or has failed (during an
-    // on-demand run's zeroize the user's aborted packets are still drained up to tlast)
-    wire data_open = !st_own && !st_fail;
+    // board test blocks: take the engine when no user packet is in it, the self-test has
+    // passed and is idle and no zeroize runs; a run stops (after its current packet) and the
+    // engine is given back when enable is cleared, a self-test run starts or a zeroize runs
+    aesip_tblk #(.SLOT_W(SLOT_W), .TB_AW(TB_AW), .BUF_AW(BUF_AW)) u_tblk (
+        .clk(clk), .rst(rst), .enable(hwif_out.TEST_CTRL.enable.value), .start(hwif_out.TEST_CTRL.start.value),
+        .may_take(inflight == 8'd0 && st_pass && !st_busy && !zbusy), .stop(st_busy || zbusy),
+        .cfg_slot(hwif_out.TEST_CTRL.slot.value[SLOT_W-1:0]), .cfg_cut(hwif_out.TEST_CTRL.cut.value),
+        .cfg_size(hwif_out.TEST_SIZE.bytes.value), .cfg_count(hwif_out.TEST_COUNT.count.value),
+        .cfg_seed(hwif_out.TEST_SEED.seed.value), .cfg_inj_en(hwif_out.TEST_ERR_INJ.en.value),
+        .cfg_inj_bit(hwif_out.TEST_ERR_INJ.bitpos.value), .cfg_inj_beat(hwif_out.TEST_ERR_INJ.beat.value),
+        .cfg_inj_every(hwif_out.TEST_ERR_INJ.every.value),
+        .own(b_own), .hold_user(b_hold_user), .busy(b_busy), .done_flag(b_done_flag), .done(b_done),
+        .aborted(b_aborted), .max_size(b_max_size), .pkts(b_pkts), .errs(b_errs), .auth_fails(b_auth_fails),
+        .data_errs(b_data_errs), .cycles(b_cycles),
+        .cmd_valid(b_cmd_valid), .cmd_ready(e_cmd_ready), .cmd_data(b_cmd_data),
+        .in_valid(b_in_valid), .in_ready(e_in_ready), .in_data(b_in_data), .in_keep(b_in_keep), .in_last(b_in_last),
+        .out_valid(e_out_valid), .out_data(e_out_data), .out_keep(e_out_keep), .out_user(e_out_user),
+        .sts_valid(e_sts_valid), .sts_data(e_sts_data)
+    );
+
+    // user commands: only after a passing run, once the commits made during it are loaded,
+    // and not in board test mode
+    wire cmd_open  = st_pass && !st_busy && !rel_hold && !b_hold_user;
+    // user data: flows except while the self-test or the test blocks own the engine or the
+    // self-test has failed (during an on-demand run's zeroize the user's aborted packets are
+    // still drained up to tlast)
+    wire data_open = !st_own && !st_fail && !b_own;
+    wire any_own   = st_own || b_own;
     assign e_key_valid = st_own ? t_key_valid : ld_valid;
     assign e_key_slot  = st_own ? t_key_slot  : ld_slot;
     assign e_key_bytes = st_own ? t_key_bytes : klen[ld_slot];
     assign e_key_data  = st_own ? t_key_data  : key_data;
-    assign e_cmd_valid = st_own ? t_cmd_valid : s_axis_cmd_tvalid && cmd_open;
-    assign e_cmd_data  = st_own ? t_cmd_data  : s_axis_cmd_tdata;
-    assign s_axis_cmd_tready = e_cmd_ready && cmd_open && !st_own;
-    assign e_in_valid  = st_own ? t_in_valid  : s_axis_tvalid && data_open;
-    assign e_in_data   = st_own ? t_in_data   : s_axis_tdata;
-    assign e_in_keep   = st_own ? t_in_keep   : s_axis_tkeep;
-    assign e_in_last   = st_own ? t_in_last   : s_axis_tlast;
+    assign e_cmd_valid = st_own ? t_cmd_valid : b_own ? b_cmd_valid : s_axis_cmd_tvalid && cmd_open;
+    assign e_cmd_data  = st_own ? t_cmd_data  : b_own ? b_cmd_data  : s_axis_cmd_tdata;
+    assign s_axis_cmd_tready = e_cmd_ready && cmd_open && !any_own;
+    assign e_in_valid  = st_own ? t_in_valid  : b_own ? b_in_valid  : s_axis_tvalid && data_open;
+    assign e_in_data   = st_own ? t_in_data   : b_own ? b_in_data   : s_axis_tdata;
+    assign e_in_keep   = st_own ? t_in_keep   : b_own ? b_in_keep   : s_axis_tkeep;
+    assign e_in_last   = st_own ? t_in_last   : b_own ? b_in_last   : s_axis_tlast;
     assign s_axis_tready = e_in_ready && data_open;
-    assign m_axis_tvalid = e_out_valid && !st_own;
-    assign m_axis_tdata  = e_out_data;
+    // nothing of the self-test's or the test blocks' packets reaches the user's outputs
+    assign m_axis_tvalid = e_out_valid && !any_own;
+    assign m_axis_tdata  = any_own ? 128'd0 : e_out_data;
     assign m_axis_tkeep  = e_out_keep;
     assign m_axis_tlast  = e_out_last;
     assign m_axis_tuser  = e_out_user;
-    assign e_out_ready   = st_own || m_axis_tready;
-    assign m_axis_sts_tvalid = e_sts_valid && !st_own;
-    assign m_axis_sts_tdata  = e_sts_data;
-    assign e_sts_ready       = st_own || m_axis_sts_tready;
+    assign e_out_ready   = any_own || m_axis_tready;
+    assign m_axis_sts_tvalid = e_sts_valid && !any_own;
+    assign m_axis_sts_tdata  = any_own ? 136'd0 : e_sts_data;
+    assign e_sts_ready       = any_own || m_axis_sts_tready;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -307,6 +351,17 @@ module aesip_top #(
     assign hwif_in.SELFTEST.fail.next       = st_fail;
     assign hwif_in.SELFTEST.fail_index.next = st_fail_index;
     assign hwif_in.SELFTEST.tests.next      = st_tests;
+
+    assign hwif_in.TEST_CTRL.busy.next      = b_busy;
+    assign hwif_in.TEST_CTRL.done.next      = b_done_flag;
+    assign hwif_in.TEST_CTRL.own.next       = b_own;
+    assign hwif_in.TEST_CTRL.aborted.next   = b_aborted;
+    assign hwif_in.TEST_SIZE.max.next       = b_max_size;
+    assign hwif_in.TEST_PKTS.count.next     = b_pkts;
+    assign hwif_in.TEST_ERRS.count.next     = b_errs;
+    assign hwif_in.TEST_AUTH_FAILS.count.next = b_auth_fails;
+    assign hwif_in.TEST_DATA_ERRS.count.next  = b_data_errs;
+    assign hwif_in.TEST_CYCLES.count.next     = b_cycles;
 
     // ---------------------------------------------------------------- engine
     aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
@@ -341,12 +396,13 @@ module aesip_top #(
     assign hwif_in.INTR_STATUS.zeroize_done.hwset = (zdone && zcsr) || hwif_out.INTR_TEST.zeroize_done.value;
     assign hwif_in.INTR_STATUS.selftest_done.hwset = st_done || hwif_out.INTR_TEST.selftest_done.value;
     assign hwif_in.INTR_STATUS.selftest_fail.hwset = (st_done && st_fail) || hwif_out.INTR_TEST.selftest_fail.value;
+    assign hwif_in.INTR_STATUS.test_done.hwset = b_done || hwif_out.INTR_TEST.test_done.value;
 
-    wire [7:0] istat = {hwif_out.INTR_STATUS.selftest_fail.value, hwif_out.INTR_STATUS.selftest_done.value,
+    wire [8:0] istat = {hwif_out.INTR_STATUS.test_done.value, hwif_out.INTR_STATUS.selftest_fail.value, hwif_out.INTR_STATUS.selftest_done.value,
                         hwif_out.INTR_STATUS.zeroize_done.value, hwif_out.INTR_STATUS.key_loaded.value,
                         hwif_out.INTR_STATUS.key_err.value, hwif_out.INTR_STATUS.framing_err.value,
                         hwif_out.INTR_STATUS.auth_fail.value, hwif_out.INTR_STATUS.pkt_done.value};
-    wire [7:0] ien   = {hwif_out.INTR_ENABLE.selftest_fail.value, hwif_out.INTR_ENABLE.selftest_done.value,
+    wire [8:0] ien   = {hwif_out.INTR_ENABLE.test_done.value, hwif_out.INTR_ENABLE.selftest_fail.value, hwif_out.INTR_ENABLE.selftest_done.value,
                         hwif_out.INTR_ENABLE.zeroize_done.value, hwif_out.INTR_ENABLE.key_loaded.value,
                         hwif_out.INTR_ENABLE.key_err.value, hwif_out.INTR_ENABLE.framing_err.value,
                         hwif_out.INTR_ENABLE.auth_fail.value, hwif_out.INTR_ENABLE.pkt_done.value};

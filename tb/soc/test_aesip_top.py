@@ -30,6 +30,21 @@ PeakRDL has unpacked-struct ports that Icarus 11 does not read.
                         on a re-run: fail, fail_index 6, selftest_fail irq, commands blocked,
                         no output; clearing the fault and re-running passes and releases the
                         held packet
+  test_board_loopback   board test blocks (aesip_tblk): LFSR CCM encrypt-decrypt loopbacks on
+                        a user-loaded slot with no inserted error (several sizes, sizes 0 and
+                        above the maximum clamped): counters exact, every test transaction at
+                        the engine's ports recomputed with `cryptography` from the loaded key
+                        and a Python model of the LFSR, nothing on the user's streams, test
+                        packets not counted in PKT_COUNT, test_done interrupt; cycles printed
+  test_board_errors     the error inserter (payload bit every Nth packet, store-and-forward and
+                        cut-through; a byte outside the payload, so the tag bit): errors, AUTH
+                        failures and data mismatches counted exactly, each transaction checked
+                        against `cryptography`; CTRL.zeroize during a long run (stopped after
+                        its current packet, engine taken again); a run on an empty slot (every
+                        encrypt fails with KEY, counted, no decrypt sent)
+  test_board_user_held  user traffic while a test is enabled: held off (the packet in flight
+                        finishes first), nothing emitted during the test, everything processed
+                        correctly after; a long run stopped by clearing enable (aborted)
 Expected values come from aesip.ref (`cryptography`) only. Seeds: aesip.tb.seed (printed).
 """
 from __future__ import annotations
@@ -127,6 +142,10 @@ async def check_packet(drv: TopDriver, p: Packet, key: bytes | None, name: str) 
 
 
 # ---------------------------------------------------------------------------- registers
+def tblk_max(dut) -> int:
+    return 16 << min(int(dut.TB_AW.value), int(dut.BUF_AW.value))
+
+
 def expected_reset(dut, reg: str) -> int:
     """Reset value: the RDL's, and for hardware-driven fields the build's constants (FEATURES)
     or 0 (no key loaded or pending)."""
@@ -134,6 +153,8 @@ def expected_reset(dut, reg: str) -> int:
         nr = nr_max(dut)
         return csrmod.pack("FEATURES", core=CORE_IDS[build_core(dut)], nr_max=nr,
                            key_sizes={10: 1, 12: 3, 14: 7}[nr], slots=csrmod.gen_csr.N_SLOTS)
+    if reg == "TEST_SIZE":  # max: 16 * 2**min(TB_AW, BUF_AW)
+        return csrmod.reset_value(reg) | csrmod.pack("TEST_SIZE", max=tblk_max(dut))
     if reg == "SELFTEST":   # after the power-up self-test (TopDriver.start waits for it)
         return csrmod.pack("SELFTEST", **{"pass": 1}, tests={10: 0xC3, 12: 0xCF, 14: 0xFF}[nr_max(dut)])
     return csrmod.reset_value(reg)
@@ -803,17 +824,308 @@ async def test_selftest_fault(dut):
     assert len(mon.runs) == 3 and len(mon.user_cmds) == 1 and mon.user_cmds[0] > mon.runs[2][1]
 
 
+# ------------------------------------------------------------------ board test blocks
+LFSR_POLY = 0x80200003
+
+
+def lfsr_adv32(s: int) -> int:
+    """32 steps of the test blocks' Galois LFSR (test helper model of rtl/soc/aesip_tblk.v)."""
+    for _ in range(32):
+        s = (s >> 1) ^ (LFSR_POLY if s & 1 else 0)
+    return s
+
+
+class LfsrModel:
+    def __init__(self, seed: int):
+        self.s = seed or 1
+
+    def take(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            w = [self.s]
+            for _ in range(3):
+                w.append(lfsr_adv32(w[-1]))
+            self.s = lfsr_adv32(w[-1])
+            out += b"".join(x.to_bytes(4, "little") for x in w)
+        return out[:n]
+
+
+class TblkMonitor:
+    """Engine-side transactions while aesip_tblk owns the engine (commands, input beats,
+    output beats with tuser, status beats), and violations: a beat on the user's outputs
+    or s_axis_tready / a user command handshake while it owns the engine."""
+
+    def __init__(self, drv: TopDriver):
+        self.drv = drv
+        self.cmds, self.ins, self.outs, self.stss = [], [], [], []
+        self.user_cmds: list[int] = []
+        self.own_cycles: list[int] = []
+        self.violations: list[str] = []
+        cocotb.start_soon(self._run())
+
+    async def _run(self):
+        d = self.drv.dut
+        e, b = d.u_engine, d.u_tblk
+        while True:
+            await RisingEdge(d.clk)
+            await ReadOnly()
+            if int(d.rst.value):
+                continue
+            cyc = self.drv.cycle
+            own = int(b.own.value)
+            if int(d.s_axis_cmd_tvalid.value) and int(d.s_axis_cmd_tready.value):
+                self.user_cmds.append(cyc)
+                if own or int(b.hold_user.value):
+                    self.violations.append(f"cycle {cyc}: user command accepted in test mode")
+            if not own:
+                continue
+            self.own_cycles.append(cyc)
+            if int(e.s_axis_cmd_tvalid.value) and int(e.s_axis_cmd_tready.value):
+                self.cmds.append(iface_unpack_command(int(e.s_axis_cmd_tdata.value)))
+            if int(e.s_axis_tvalid.value) and int(e.s_axis_tready.value):
+                self.ins.append(_beat(e.s_axis_tdata, e.s_axis_tkeep, e.s_axis_tlast))
+            if int(e.m_axis_tvalid.value) and int(e.m_axis_tready.value):
+                self.outs.append(_beat(e.m_axis_tdata, e.m_axis_tkeep, e.m_axis_tlast) + (int(e.m_axis_tuser.value),))
+            if int(e.m_axis_sts_tvalid.value) and int(e.m_axis_sts_tready.value):
+                self.stss.append(iface_unpack_status(int(e.m_axis_sts_tdata.value)))
+            if int(d.m_axis_tvalid.value) or int(d.m_axis_sts_tvalid.value) or int(d.s_axis_tready.value):
+                self.violations.append(f"cycle {cyc}: user stream active while the test blocks own the engine")
+
+    def clear(self):
+        self.cmds, self.ins, self.outs, self.stss = [], [], [], []
+
+    def check_run(self, key: bytes, slot: int, size: int, count: int, seed: int, cut: bool = False,
+                  inject: dict | None = None) -> dict:
+        """Recompute every transaction of a run with `cryptography` (aesip.ref) and the LFSR
+        model; returns the expected counters (pkts, errs, auth_fails, data_errs)."""
+        lf = LfsrModel(seed)
+        ins, outs = list(self.ins), list(self.outs)
+        nb = (size + 15) // 16
+        exp = {"pkts": count, "errs": 0, "auth_fails": 0, "data_errs": 0}
+        assert len(self.cmds) == 2 * count and len(self.stss) == 2 * count, \
+            f"{len(self.cmds)} commands, {len(self.stss)} statuses for {count} packets"
+
+        def frame(n):
+            beats = [ins.pop(0) for _ in range(n)]
+            assert [x[1] for x in beats] == [0] * (n - 1) + [1], "tlast"
+            return b"".join(x[0] for x in beats)
+
+        def out_frame(n):
+            beats = [outs.pop(0) for _ in range(n)]
+            assert [x[1] for x in beats] == [0] * (n - 1) + [1], "output tlast"
+            return b"".join(x[0] for x in beats), beats[-1][2]
+
+        for k in range(count):
+            ec, dc = self.cmds[2 * k], self.cmds[2 * k + 1]
+            nonce = (seed & 0xFFFFFFFF).to_bytes(4, "little") + k.to_bytes(4, "little") + bytes(5)
+            for c, op in ((ec, "ccm-encrypt"), (dc, "ccm-decrypt")):
+                assert (c["op"], c["slot"], c["nonce_len"], c["tag_len"], c["aad_len"], c["payload_len"]) == \
+                    (OPS[op], slot, 13, 16, 0, size), f"packet {k} {op}: command {c}"
+                assert c["iv"].to_bytes(16, "little")[:13] == nonce, f"packet {k}: nonce"
+            assert ec["cut"] == 0 and dc["cut"] == int(cut)
+            pt = frame(nb)
+            assert pt == lf.take(size), f"packet {k}: generator data is not the LFSR stream"
+            ct, tag = ref.ccm_encrypt(key, nonce, b"", pt, 16)
+            o, flag = out_frame(nb)
+            assert (o, flag) == (ct, 0), f"packet {k}: ciphertext"
+            assert self.stss[2 * k] == (0, tag), f"packet {k}: encrypt status"
+            # the loop: the stored ciphertext and tag, with the inserted error
+            ct2, tag2 = bytearray(ct), bytearray(tag)
+            hit = inject is not None and (k + 1) % max(inject["every"], 1) == 0
+            in_data = False
+            if hit:
+                byte = 16 * inject["beat"] + inject["bitpos"] // 8
+                if byte < size:
+                    ct2[byte] ^= 1 << (inject["bitpos"] % 8)
+                    in_data = True
+                else:
+                    tag2[inject["bitpos"] // 8] ^= 1 << (inject["bitpos"] % 8)
+            assert frame(nb) == bytes(ct2), f"packet {k}: looped-back ciphertext"
+            assert dc["tag"].to_bytes(16, "little") == bytes(tag2), f"packet {k}: looped-back tag"
+            dec = ref.ccm_decrypt(key, nonce, b"", bytes(ct2), bytes(tag2))
+            assert (dec is None) == hit, f"packet {k}: reference verdict"
+            err, value = self.stss[2 * k + 1]
+            if not hit:
+                assert (err, value) == (0, bytes(16)) and out_frame(nb) == (pt, 0), f"packet {k}: decrypt"
+            else:
+                assert err == ERR_AUTH, f"packet {k}: decrypt error {err}, expected AUTH"
+                exp["errs"] += 1
+                exp["auth_fails"] += 1
+                if cut:   # released flagged; the verifier sees the flipped plaintext
+                    o, flag = out_frame(nb)
+                    flipped = bytearray(pt)
+                    if in_data:
+                        flipped[byte] ^= 1 << (inject["bitpos"] % 8)
+                    assert (o, flag) == (bytes(flipped), 1), f"packet {k}: cut-through output"
+                    exp["data_errs"] += in_data
+        assert not ins and not outs, "extra beats"
+        return exp
+
+
+async def board_setup(dut):
+    drv = TopDriver(dut)
+    await drv.start()
+    mon = TblkMonitor(drv)
+    rng = test_rng()
+    klen = 32 if nr_max(dut) == 14 else 16
+    key = rng.randbytes(klen)
+    await drv.load_key(2, key)
+    await drv.csr.write("INTR_ENABLE", drv.csr.intr_mask("test_done"))
+    return drv, mon, rng, key
+
+
+async def board_run(drv, mon, key, size, count, seed, cut=False, inject=None) -> dict:
+    c = drv.csr
+    mon.clear()
+    await c.write("INTR_STATUS", c.intr_mask(*csrmod.INTR_BITS))
+    res = await with_timeout(c.board_test(2, size, count, seed, cut, inject, poll=drv.poll), 50_000_000, "ns")
+    eff = min(max(size, 1), tblk_max(drv.dut))
+    exp = mon.check_run(key, 2, eff, count, seed, cut, inject)
+    got = {k: res[k] for k in exp}
+    assert got == exp, f"size {size} count {count} cut {cut} inject {inject}: counters {got}, expected {exp}"
+    assert await c.read_field("INTR_STATUS", "test_done") == 1
+    assert not mon.violations, mon.violations[:5]
+    ctrl = await c.test_ctrl()
+    assert ctrl["own"] == 0 and ctrl["done"] == 1 and ctrl["aborted"] == 0, ctrl
+    return res
+
+
+@cocotb.test()
+async def test_board_loopback(dut):
+    drv, mon, rng, key = await board_setup(dut)
+    c = drv.csr
+    before = await c.counters()
+    mx = tblk_max(dut)
+    assert await c.read_field("TEST_SIZE", "max") == mx
+    for size, count in ((16, 4), (64, 4), (100, 5), (256, 4), (min(1500, mx), 2)):
+        res = await board_run(drv, mon, key, size, count, rng.getrandbits(32))
+        dut._log.info("BOARD TEST core=%s size %4d B x %d packets: %6d clock cycles, %.0f cycles per packet "
+                      "(encrypt + decrypt)", build_core(dut), size, count, res["cycles"], res["cycles"] / count)
+    await board_run(drv, mon, key, 0, 2, 0)            # size 0 -> 1 byte, seed 0 -> 1
+    await board_run(drv, mon, key, 8191, 1, 7)         # above the maximum -> max
+    res = await board_run(drv, mon, key, 40, 0, 5)     # count 0: ends at once
+    assert res["cycles"] == 1, res
+    assert await c.counters() == before, "test packets counted in the user's counters"
+    await ClockCycles(dut.clk, 2)
+    assert int(dut.irq.value) == 1
+    # the user's traffic works afterwards on the same slot
+    p = ccm_packet(rng, 2, key, plen=50)
+    await drv.submit(p)
+    assert await check_packet(drv, p, key, "user packet after the tests") == 0
+
+
+@cocotb.test()
+async def test_board_errors(dut):
+    drv, mon, rng, key = await board_setup(dut)
+    # payload bit in beat 1, every 3rd packet, store-and-forward: AUTH, no plaintext released
+    inj = {"bitpos": 13, "beat": 1, "every": 3}
+    res = await board_run(drv, mon, key, 70, 7, rng.getrandbits(32), inject=inj)
+    assert (res["errs"], res["auth_fails"], res["data_errs"]) == (2, 2, 0), res
+    # cut-through: the flipped plaintext reaches the verifier too
+    inj = {"bitpos": 127, "beat": 0, "every": 2}
+    res = await board_run(drv, mon, key, 33, 4, rng.getrandbits(32), cut=True, inject=inj)
+    assert (res["errs"], res["auth_fails"], res["data_errs"]) == (2, 2, 2), res
+    # a byte past the end of the partial last beat: the tag bit is flipped instead
+    inj = {"bitpos": 8 * 5 + 3, "beat": 2, "every": 1}
+    res = await board_run(drv, mon, key, 37, 3, rng.getrandbits(32), cut=True, inject=inj)
+    assert (res["errs"], res["auth_fails"], res["data_errs"]) == (3, 3, 0), res
+    # every = 0 is every packet; a beat far beyond the packet: the tag
+    inj = {"bitpos": 64, "beat": 200, "every": 0}
+    res = await board_run(drv, mon, key, 16, 2, rng.getrandbits(32), inject=inj)
+    assert (res["errs"], res["auth_fails"], res["data_errs"]) == (2, 2, 0), res
+    # a clean run after the error runs
+    res = await board_run(drv, mon, key, 48, 3, rng.getrandbits(32))
+    assert res["errs"] == 0
+    # CTRL.zeroize during a long run: the run stops after its current packet (aborted by the
+    # zeroize: one error at most), the test blocks take the engine again (still enabled)
+    c = drv.csr
+    await c.test_configure(2, 300, 100000, 9)
+    await c.test_enable(start=True)
+    await ClockCycles(dut.clk, 2000)
+    await c.zeroize(poll=drv.poll)
+    ctrl = await c.test_wait(poll=drv.poll)
+    res = await c.test_results()
+    assert ctrl["aborted"] == 1 and 0 < res["pkts"] < 100000 and res["errs"] <= 1 and res["auth_fails"] == 0, \
+        (ctrl, res)
+    for _ in range(100):
+        if (await c.test_ctrl())["own"]:
+            break
+        await drv.poll()
+    assert (await c.test_ctrl())["own"] == 1, "engine not taken again after the zeroize"
+    await c.test_disable(poll=drv.poll)
+    # the slot is empty now: every encrypt fails with KEY, no decrypt is sent, no deadlock
+    mon.clear()
+    res = await c.board_test(2, 64, 3, 1, poll=drv.poll)
+    assert (res["pkts"], res["errs"], res["auth_fails"], res["data_errs"]) == (3, 3, 0, 0), res
+    assert [st[0] for st in mon.stss] == [ERR_KEY] * 3 and len(mon.cmds) == 3
+    assert not mon.violations, mon.violations[:5]
+
+
+@cocotb.test()
+async def test_board_user_held(dut):
+    drv, mon, rng, key = await board_setup(dut)
+    c = drv.csr
+    k1 = rng.randbytes(16)
+    await drv.load_key(1, k1)
+    drv.set_gaps(rng, 0.1, 0.2)
+    pkts = [ccm_packet(rng, 1, k1, plen=rng.randint(1, 120)) for _ in range(10)]
+
+    async def feed():
+        for p in pkts:
+            await drv.submit(p)
+
+    cocotb.start_soon(feed())
+    await ClockCycles(dut.clk, rng.randint(50, 300))
+    # test mode while user packets stream: the one in the engine finishes first
+    seed = rng.getrandbits(32)
+    await c.test_configure(2, 80, 6, seed)
+    await c.test_enable(start=True)
+    ctrl = await c.test_wait(poll=drv.poll)
+    res = await c.test_results()
+    n_before = len(mon.user_cmds)
+    assert res["pkts"] == 6 and res["errs"] == 0 and ctrl["aborted"] == 0, (res, ctrl)
+    assert mon.own_cycles and all(cyc < mon.own_cycles[0] for cyc in mon.user_cmds), "user command during the test"
+    exp = mon.check_run(key, 2, 80, 6, seed)
+    assert exp["errs"] == 0
+    # still in test mode: a second start runs, the user's packets still wait
+    mon.clear()
+    await c.test_enable(start=True)
+    await c.test_wait(poll=drv.poll)
+    assert len(mon.user_cmds) == n_before
+    await ClockCycles(dut.clk, 200)
+    assert len(mon.user_cmds) == n_before, "user command accepted in test mode"
+    # a long run stopped by clearing enable: aborted after the current packet
+    mon.clear()
+    await c.test_configure(2, 200, 100000, 3)
+    await c.test_enable(start=True)
+    await ClockCycles(dut.clk, 3000)
+    await c.test_disable(poll=drv.poll)
+    ctrl = await c.test_ctrl()
+    res = await c.test_results()
+    assert ctrl["aborted"] == 1 and ctrl["done"] == 1 and ctrl["busy"] == 0 and 0 < res["pkts"] < 100000, (ctrl, res)
+    assert res["errs"] == 0
+    assert mon.check_run(key, 2, 200, res["pkts"], 3)["errs"] == 0
+    # every user packet processed correctly after the tests
+    for i, p in enumerate(pkts):
+        assert await check_packet(drv, p, k1, f"user packet {i}") == 0
+    assert not mon.violations, mon.violations[:5]
+    assert len(mon.user_cmds) == len(pkts)
+    dut._log.info("user traffic held: %d of %d packets accepted before test mode, the rest after; stopped run "
+                  "after %d packets", n_before, len(pkts), res["pkts"])
+
+
 # ------------------------------------------------------------------------ pytest entry
 ALL = ["test_reset_values", "test_access_rights", "test_illegal_address", "test_key_load_traffic",
        "test_rekey_under_load", "test_zeroize_under_load", "test_interrupts", "test_selftest_power_up",
-       "test_selftest_rerun", "test_selftest_fault"]
+       "test_selftest_rerun", "test_selftest_fault", "test_board_loopback", "test_board_errors",
+       "test_board_user_held"]
 # Verilator only (the generated CSR block is SystemVerilog Icarus 11 cannot read); every
 # test on aes_iter128, the traffic tests on aes_pipe (NR_MAX = 10: the AES-128-only build).
 CASES = [
     pytest.param({"CORE": "iter128"}, ALL, {}, id="verilator-CORE=iter128"),
     pytest.param({"CORE": "pipe", "NR_MAX": 10}, ["test_reset_values", "test_key_load_traffic",
                                                   "test_rekey_under_load", "test_selftest_power_up",
-                                                  "test_selftest_fault"], {},
+                                                  "test_selftest_fault", "test_board_loopback"], {},
                  id="verilator-CORE=pipe-NR_MAX=10"),
 ]
 
