@@ -29,6 +29,18 @@ against aesip.ref.
 Multi-packet CCM records (engine 'ccm-multi-pipe': aes_mode_multi with LANES = `lanes`
 (16) lanes on one shared pair of aes_pipe cores, measured whenever `pipe` is benchmarked):
 the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back.
+
+Live-rekey records (engine 'top-<core>': the drop-in IP aesip_top with CORE = that core,
+one more simulation, Verilator only; made when `iter128` or `pipe` is benchmarked on
+Verilator and `--rekeys` N > 0, default 12; see aesip/rekey_bench.py for the method): op
+'rekey', key_bits (128), bytes_per_packet (64; aad_bytes, nonce_bytes, tag_bytes as the
+CCM records), rekeys (N keys committed over AXI4-Lite to the slot in use under full
+load), packets (sent: 5 (N + 2)), packets_lost (sent - received correctly under the key
+in force at the packet's start; must be 0), keys_used, dip_cycles (the largest extra
+completion gap at a rekey over the steady-state gap steady_gap_cycles; its bound is
+key_expansion_cycles), dip_cycles_median, cycles (first command handshake to the last
+packet's last result), bits_per_cycle (payload bits / cycles, the dips included),
+latency_cycles (largest commit-to-load time), sim.
 """
 from __future__ import annotations
 
@@ -37,7 +49,7 @@ import random
 import sys
 from collections import Counter
 
-from aesip import engine_bench, ref, rtl, session, throughput
+from aesip import engine_bench, ref, rekey_bench, rtl, session, throughput
 from aesip.errors import EXIT_SIM, SimError, UsageError
 
 KEY_BITS = (128, 192, 256)
@@ -155,6 +167,15 @@ def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = M
     return recs, bad
 
 
+def run_rekey(core: str, simulator: str, rekeys: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """([the live-rekey record], lost or wrong packets) for aesip_top on block core `core`."""
+    rng = random.Random(f"{seed}-rekey-{core}")
+    cmds, keys = rekey_bench.plan(rng, rekeys)
+    resp = session.simulate(session.top_target(core), simulator, cmds)
+    rows, bad, loads = rekey_bench.check(cmds, resp, keys)
+    return ([] if bad else [rekey_bench.record(core, simulator, cmds, resp, rows, loads)]), bad
+
+
 def _table(head: tuple, rows: list[tuple]) -> str:
     rows = [head] + rows
     w = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -183,6 +204,17 @@ def format_ccm_table(recs: list[dict]) -> str:
     ])
 
 
+def format_rekey_table(recs: list[dict]) -> str:
+    head = ("engine", "op", "key", "bytes", "rekeys", "packets", "lost", "dip", "steady gap", "expansion",
+            "commit->load", "bits/cycle")
+    return _table(head, [
+        (r["engine"], r["op"], str(r["key_bits"]), str(r["bytes_per_packet"]), str(r["rekeys"]),
+         str(r["packets"]), str(r["packets_lost"]), str(r["dip_cycles"]), str(r["steady_gap_cycles"]),
+         str(r["key_expansion_cycles"]), str(r["latency_cycles"]), f"{r['bits_per_cycle']:g}")
+        for r in recs
+    ])
+
+
 def parse_sizes(text: str) -> list[int]:
     if text.strip().lower() in ("", "none"):
         return []
@@ -201,55 +233,56 @@ def bench_main(args) -> int:
         raise UsageError("--blocks must be at least 2")
     if args.ccm_packets < 1:
         raise UsageError("--ccm-packets must be at least 1")
+    if args.rekeys < 0:
+        raise UsageError("--rekeys must not be negative")
     sizes = parse_sizes(args.ccm_sizes)
     seed = args.seed if args.seed is not None else 1
-    all_recs, ccm_recs, failed, sim_failed = [], [], False, False
-    for e in cores:
-        print(f"aesip bench: {e} on {args.sim} ...", file=sys.stderr)
+    all_recs, ccm_recs, rekey_recs = [], [], []
+    failed = sim_failed = False
+
+    def measure(label: str, what: str, wrong: str, fn) -> list[dict] | None:
+        """One measurement: fn() -> (records, mismatches). The records, or None when the
+        simulation failed or something differed from the reference (reported on stderr)."""
+        nonlocal failed, sim_failed
+        print(f"aesip bench: {label} ({what}) on {args.sim} ...", file=sys.stderr)
         try:
-            recs, bad = run_core(e, args.sim, args.blocks, seed)
+            recs, bad = fn()
         except SimError as err:
             sim_failed = True
-            print(f"aesip bench: error: {e}: {err}", file=sys.stderr)
-        else:
-            if bad:
-                failed = True
-                print(f"aesip bench: FAILED: {e}: {len(bad)} block(s) differ from the reference "
-                      f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
-            else:
-                all_recs.extend(recs)
-        if not sizes:
-            continue
-        print(f"aesip bench: ccm-{e} (mode engine) on {args.sim} ...", file=sys.stderr)
-        try:
-            recs, bad = run_ccm(e, args.sim, sizes, args.ccm_packets, seed)
-        except SimError as err:
-            sim_failed = True
-            print(f"aesip bench: error: ccm-{e}: {err}", file=sys.stderr)
-            continue
+            print(f"aesip bench: error: {label}: {err}", file=sys.stderr)
+            return None
         if bad:
             failed = True
-            print(f"aesip bench: FAILED: ccm-{e}: {len(bad)} packet(s) differ from the reference "
-                  f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
+            print(f"aesip bench: FAILED: {label}: {len(bad)} {wrong} (no figures reported for it); "
+                  f"first: {json.dumps(bad[0])}", file=sys.stderr)
+            return None
+        return recs
+
+    for e in cores:
+        recs = measure(e, "block core", "block(s) differ from the reference",
+                       lambda: run_core(e, args.sim, args.blocks, seed))
+        all_recs.extend(recs or [])
+        if args.rekeys and e in rekey_bench.CORES and args.sim == "verilator":
+            recs = measure(f"top-{e}", "aesip_top, live rekey", "packet(s) lost or wrong under live rekey",
+                           lambda: run_rekey(e, args.sim, args.rekeys, seed))
+            rekey_recs.extend(recs or [])
+        elif args.rekeys and e in rekey_bench.CORES:
+            print(f"aesip bench: top-{e} (live rekey) skipped: aesip_top simulates on Verilator only",
+                  file=sys.stderr)
+        if not sizes:
+            continue
+        recs = measure(f"ccm-{e}", "mode engine", "packet(s) differ from the reference",
+                       lambda: run_ccm(e, args.sim, sizes, args.ccm_packets, seed))
+        if recs is None:
             continue
         ccm_recs.extend(recs)
         if e != "pipe":
             continue
-        print(f"aesip bench: ccm-multi-pipe (aes_mode_multi, {MULTI_LANES} lanes) on {args.sim} ...", file=sys.stderr)
-        try:
-            recs, bad = run_ccm_multi(args.sim, sizes, args.ccm_packets, seed)
-        except SimError as err:
-            sim_failed = True
-            print(f"aesip bench: error: ccm-multi-pipe: {err}", file=sys.stderr)
-            continue
-        if bad:
-            failed = True
-            print(f"aesip bench: FAILED: ccm-multi-pipe: {len(bad)} packet(s) differ from the reference "
-                  f"(no figures reported for it); first: {json.dumps(bad[0])}", file=sys.stderr)
-            continue
-        ccm_recs.extend(recs)
+        recs = measure("ccm-multi-pipe", f"aes_mode_multi, {MULTI_LANES} lanes", "packet(s) differ from the reference",
+                       lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed))
+        ccm_recs.extend(recs or [])
     if args.update_docs and not (failed or sim_failed) and args.sim == "verilator":
-        throughput.merge_bench(all_recs + ccm_recs)
+        throughput.merge_bench(all_recs + ccm_recs + rekey_recs)
         throughput.update_docs()
         print(f"aesip bench: updated {throughput.BENCH_RESULTS.relative_to(throughput.ROOT)} "
               "and the Gbit/s tables", file=sys.stderr)
@@ -257,7 +290,7 @@ def bench_main(args) -> int:
         print("aesip bench: --update-docs takes figures only from a complete Verilator run "
               "without mismatches; nothing written", file=sys.stderr)
     if args.json:
-        print(json.dumps(all_recs + ccm_recs, indent=1))
+        print(json.dumps(all_recs + ccm_recs + rekey_recs, indent=1))
     else:
         if all_recs:
             print(format_table(all_recs))
@@ -270,4 +303,12 @@ def bench_main(args) -> int:
                   "handshake to the last packet's last result; latency: of one packet alone (clocks); "
                   "blk/clk/pipe: AES blocks sent to the two cores / cycles / 2; ccm-multi-pipe: "
                   f"aes_mode_multi, {MULTI_LANES} packets in flight on one pair of aes_pipe cores")
+        if rekey_recs:
+            print(("\n" if all_recs or ccm_recs else "") + format_rekey_table(rekey_recs))
+            print(f"\nLive rekey on aesip_top: AES-128 keys committed over AXI4-Lite to slot 0 while CCM packets "
+                  f"({rekey_recs[0]['bytes_per_packet']} bytes, {rekey_recs[0]['aad_bytes']} of AAD) on slot 0 run at "
+                  "full load, every packet checked against aesip.ref under the key in force at its start; lost: "
+                  "sent - received correctly; dip: largest extra gap between packet completions at a rekey over "
+                  "the steady gap (bound: the key expansion); commit->load: largest clocks from the KEY_CTRL "
+                  "write to the key handshake at the engine")
     return EXIT_SIM if sim_failed else 1 if failed else 0

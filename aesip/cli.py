@@ -2,9 +2,10 @@
 """`aesip` command line: argument parsing and dispatch, nothing else.
 
     aesip run   [--engine iter32|iter128|pipe] [--sim verilator|icarus] [-i IN] [-o OUT]
-    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N]
+    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N] [--rekeys N]
     aesip synth [...]            (aesip.synth.synth_main)
     aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some|none] [--ccm N]
+    aesip demo --top [--ccm-core CORE] [--seed S]   (aesip.top_demo.top_demo_main)
 
 The commands live in aesip.run (run_main), aesip.bench (bench_main), aesip.demo
 (demo_main) and aesip.synth (synth_main); they simulate through aesip.session. `--engine`
@@ -73,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(bits/cycle x ECP5 Fmax) in docs/synthesis.md and README.md")
     b.add_argument("--ccm-packets", type=int, default=8, metavar="N",
                    help="CCM packets sent back to back per measurement (default 8)")
+    b.add_argument("--rekeys", type=int, default=12, metavar="N",
+                   help="live-rekey record (aesip_top, Verilator, with iter128 and pipe): N keys committed "
+                   "over AXI4-Lite under full load (default 12; 0: no rekey record)")
 
     sub.add_parser("synth", help="synthesis figures (Yosys/nextpnr); options: aesip synth --help",
                    add_help=False)
@@ -90,6 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--ccm-core", default="iter128", choices=rtl.CORE_NAMES,
                    help="core the CCM mode engine is built on (default iter128)")
     d.add_argument("--json", action="store_true", help="print the table as JSON records")
+    d.add_argument("--top", action="store_true",
+                   help="instead: a scenario through the drop-in IP aesip_top (Verilator; on the --ccm-core "
+                   "core): self-test, ID registers, key load over AXI4-Lite, CCM traffic, live rekey, tampered "
+                   "packet, zeroize, with the register reads printed and every step checked (--engine, --random, "
+                   "--kat, --ccm and --json do not apply)")
     return p
 
 
@@ -123,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
             from aesip import bench
 
             return bench.bench_main(args)
+        if args.command == "demo" and args.top:
+            from aesip import top_demo
+
+            return top_demo.top_demo_main(args)
         if args.command == "demo":
             from aesip import demo
 

@@ -153,11 +153,16 @@ class Csr:
         `poll`: an awaitable factory called between polls (e.g. a few clock cycles)."""
         await self.commit_key(slot, key, length)
         if wait:
-            for _ in range(max_polls):
-                if not (await self.slot_status(slot))[1]:
-                    return
-                await (poll() if poll else asyncio.sleep(0))
-            raise TimeoutError(f"key commit of slot {slot} still pending")
+            await self.wait_committed(slot, poll, max_polls)
+
+    async def wait_committed(self, slot: int, poll=None, max_polls: int = 100_000) -> None:
+        """Poll KEY_STATUS of `slot` until its commit is no longer pending (the key is in the
+        engine, or refused for its length: see `slot_status`)."""
+        for _ in range(max_polls):
+            if not (await self.slot_status(slot))[1]:
+                return
+            await (poll() if poll else asyncio.sleep(0))
+        raise TimeoutError(f"key commit of slot {slot} still pending")
 
     async def zeroize(self, wait: bool = True, poll=None, max_polls: int = 100_000) -> None:
         """Write CTRL.zeroize = 1; (wait) poll until it reads 0 (zeroize complete)."""

@@ -32,7 +32,8 @@ KEY_BITS = (128, 192, 256)
 IDLE = 4  # idle cycles before each measurement
 
 
-def _pkt(rng: random.Random, size: int, slot: int = 0) -> dict:
+def ccm_packet(rng: random.Random, size: int, slot: int = 0) -> dict:
+    """One CCM encryption of `size` payload bytes in the measured shape (executor command)."""
     return {"cmd": "pkt", "op": "ccm-encrypt", "slot": slot, "iv": rng.randbytes(NONCE_BYTES).hex(),
             "nonce_len": NONCE_BYTES, "aad": rng.randbytes(AAD_BYTES).hex(), "data": rng.randbytes(size).hex(),
             "tag_len": TAG_LEN, "rtag": "", "cut": False}
@@ -59,7 +60,7 @@ def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, key_bits=KEY_B
             for n in (counts or (1, packets)):
                 cmds.append({"cmd": "sync", "idle": IDLE})
                 first = len(cmds)
-                cmds += [_pkt(rng, size) for _ in range(n)]
+                cmds += [ccm_packet(rng, size) for _ in range(n)]
                 meas.append({"key_bits": kb, "size": size, "pkts": list(range(first, len(cmds)))})
     return cmds, meas
 

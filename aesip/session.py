@@ -2,7 +2,7 @@
 """Simulation sessions of the `aesip` commands: build (once, cached) and run one
 testbench over a list of executor commands, return what the hardware answered.
 
-A session runs one of three targets (SimTarget), each driven by a cocotb command
+A session runs one of these targets (SimTarget), each driven by a cocotb command
 executor under aesip/tb/ (which only drives ports and records results; the host side
 plans the work and checks the results):
   * core_target(core):   a bare block core (aes_iter32 / aes_iter128 / aes_pipe),
@@ -10,7 +10,10 @@ plans the work and checks the results):
   * engine_target(core): the mode engine aes_mode_engine on that block core, executor
                          aesip.tb.engine_cli_tb (`run`, the CCM parts of `bench` and `demo`);
   * multi_target(core):  the multi-lane mode engine aes_mode_multi, same executor;
-  * tdea_target(engine): the TDEA mode engine tdea_mode_engine, same executor.
+  * tdea_target(engine): the TDEA mode engine tdea_mode_engine, same executor;
+  * top_target(core):    the drop-in IP aesip_top on that block core (Verilator only: its
+                         CSR block is SystemVerilog), executor aesip.tb.top_cli_tb (the
+                         live-rekey record of `bench`, `demo --top`).
 
 Builds are cached per user (build_base()) and serialized with a lock per build
 directory, so concurrent invocations are safe. Compiler and simulator output goes to log
@@ -33,6 +36,7 @@ from aesip.errors import SimError, UsageError
 
 CORE_TB_MODULE = "aesip.tb.cli_tb"
 ENGINE_TB_MODULE = "aesip.tb.engine_cli_tb"
+TOP_TB_MODULE = "aesip.tb.top_cli_tb"
 ENGINE_TOP = rtl.MODE_ENGINE_TOP
 # The mode engines as the CLI builds them: SLOT_W = 2 (4 key slots), other parameters
 # default. The bare block cores keep their defaults (SLOT_W = 1, docs/cores.md); their
@@ -90,6 +94,13 @@ def tdea_target(engine: str) -> SimTarget:
     c = rtl.TDEA_ENGINE_CORE[engine]
     return SimTarget(rtl.TDEA_ENGINE_CORES[c], rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources(c),
                      {"CORE": c, "SLOT_W": ENGINE_SLOT_W}, ENGINE_TB_MODULE)
+
+
+def top_target(core: str) -> SimTarget:
+    """aesip_top with CORE = `core`, its other parameters default (4 key slots, NR_MAX 14)."""
+    _known(core)
+    c = core_param(core)
+    return SimTarget(core, rtl.SOC_TOP, rtl.soc_sources(c), {"CORE": c}, TOP_TB_MODULE)
 
 
 def _known(core: str) -> None:

@@ -194,6 +194,38 @@ def test_ccm_checkers_catch_mismatches():
     assert [r["ok"] for r in rows] == [True, False, True, False, False]
 
 
+def test_rekey_checker_catches_wrong_key():
+    """The live-rekey checker behind `bench` ("rekey" record) checks each packet under the
+    key of the last slot-0 key handshake before its command: results computed under that
+    key pass; a packet answered under the previous key, a lost packet (error status) and a
+    missing key load are reported."""
+    from aesip import rekey_bench
+
+    rng = random.Random(_seed())
+    cmds, keys = rekey_bench.plan(rng, 2)
+    pkts = [i for i, c in enumerate(cmds) if c["cmd"] == "pkt"]
+    loads = [[50, 0], [100, 0], [300, 0], [500, 0]]     # bring_up at 90: the first is a KAT load
+    res = [{"cycle": 90} if c["cmd"] == "bring_up" else {} for c in cmds]
+    t_cmds = [110 + 30 * k for k in range(len(pkts))]
+    for i, t in zip(pkts, t_cmds):
+        c = cmds[i]
+        gen = sum(1 for ld, _ in loads[1:] if ld < t) - 1
+        ct, tag = ref.ccm_encrypt(keys[gen], bytes.fromhex(c["iv"]), bytes.fromhex(c["aad"]),
+                                  bytes.fromhex(c["data"]), c["tag_len"])
+        res[i] = {"err": 0, "out": ct.hex(), "value": tag.hex().ljust(32, "0"), "flag": 0, "t_cmd": t,
+                  "t_sts": t + 25, "t_out": t + 26}
+    rows, bad, seen = rekey_bench.check(cmds, {"results": res, "loads": loads}, keys)
+    assert not bad and seen == [100, 300, 500] and {r["gen"] for r in rows} == {0, 1, 2}
+    wrong = [dict(r) for r in res]
+    first_new = next(i for i, t in zip(pkts, t_cmds) if t > 500)
+    wrong[first_new]["t_cmd"] = 499                     # claims it started before the rekey
+    wrong[pkts[0]]["err"] = 9
+    _, bad, _ = rekey_bench.check(cmds, {"results": wrong, "loads": loads}, keys)
+    assert [b["command"] for b in bad] == [pkts[0], first_new]
+    _, bad, _ = rekey_bench.check(cmds, {"results": res, "loads": loads[:-1]}, keys)
+    assert bad and "key loads" in bad[0]["why"]
+
+
 # --------------------------------------------------------------------------- run
 def mode_requests(rng: random.Random, keys: list[bytes], n: int) -> tuple[list[dict], list[dict]]:
     """n random requests over every op and the given keys, with the expected outputs. CCM
@@ -448,9 +480,10 @@ def test_bench_json():
     packets really in flight (far above the one-packet-at-a-time figures) and close to
     one AES block per clock per pipeline for a long burst of 1500-byte packets."""
     need("verilator")
-    p = run_cli(["bench", "--json", "--blocks", "16"])
+    p = run_cli(["bench", "--json", "--blocks", "16", "--rekeys", "0"])
     assert p.returncode == 0, p.stderr
     recs = json.loads(p.stdout)
+    assert not [r for r in recs if r["op"] == "rekey"], "--rekeys 0 made a rekey record"
     for r in recs:
         for f in CONTRACT_FIELDS:
             assert f in r, (f, r)
@@ -525,6 +558,45 @@ def test_bench_json():
         assert burst[0]["blocks_per_clock_per_pipe"] >= 0.85, burst
 
 
+def test_bench_rekey():
+    """The live-rekey record (aesip_top on aes_iter128, Verilator): keys committed over
+    AXI4-Lite to the slot in use under full load, every packet checked by the CLI against
+    aesip.ref under the key in force at its start. Zero loss; the dip is positive and at
+    most the AES-128 key expansion, key_ready low 4 Nr + 4 = 44 clocks on aes_iter128
+    (docs/iter128.md, docs/soc.md), + 2; the steady spacing is one packet's CCM steps of
+    Nr + 1 clocks (docs/mode_engine.md) plus a few. `--engine iter128` still selects the
+    block-core records; the table output has the rekey row too."""
+    need("verilator")
+    seed = str(_seed())
+    p = run_cli(["bench", "--json", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "none",
+                 "--rekeys", "10", "--seed", seed])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    assert {r["engine"] for r in recs if r["op"] != "rekey"} == {"iter128"}
+    rk = [r for r in recs if r["op"] == "rekey"]
+    assert len(rk) == 1, recs
+    r = rk[0]
+    for f in CONTRACT_FIELDS + ("rekeys", "packets_lost", "dip_cycles"):
+        assert f in r, (f, r)
+    assert r["engine"] == "top-iter128" and r["key_bits"] == 128 and r["bytes_per_packet"] == 64
+    assert r["rekeys"] == 10 and r["packets"] == 5 * (10 + 2), r
+    assert r["packets_lost"] == 0 and r["keys_used"] == 11, r
+    assert isinstance(r["dip_cycles"], int) and r["key_expansion_cycles"] == 4 * NR[16] + 4 == 44
+    assert 0 < r["dip_cycles_median"] <= r["dip_cycles"] <= r["key_expansion_cycles"] + 2, r
+    assert 0 < r["steady_gap_cycles"] - _ccm_steps(64) * (NR[16] + 1) <= 8, r
+    assert 0 < r["latency_cycles"] <= r["steady_gap_cycles"] + r["key_expansion_cycles"], r
+    assert r["bits_per_cycle"] == pytest.approx(8 * 64 * r["packets"] / r["cycles"], rel=1e-3)
+    assert r["cycles"] >= r["packets"] * r["steady_gap_cycles"], r
+    from aesip import throughput
+    assert throughput.bench_key(r) not in {throughput.bench_key(x) for x in recs if x is not r}
+    t = run_cli(["bench", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "none", "--rekeys", "10",
+                 "--seed", seed])
+    assert t.returncode == 0, t.stderr
+    row = [ln.split() for ln in t.stdout.splitlines() if ln.startswith("top-iter128 ")]
+    assert row == [["top-iter128", "rekey", "128", "64", "10", "60", "0", str(r["dip_cycles"]),
+                    str(r["steady_gap_cycles"]), "44", str(r["latency_cycles"]), f"{r['bits_per_cycle']:g}"]], t.stdout
+
+
 def test_bench_table():
     need("icarus")
     p = run_cli(["bench", "--engine", "pipe", "--sim", "icarus", "--blocks", "4", "--ccm-sizes", "16,40",
@@ -550,6 +622,26 @@ def test_demo_small():
     assert sum(r["packets"] for r in ccm[:-1]) == 60
     assert all(r["mismatches"] == 0 and r["bits_per_cycle"] > 0 and r["avg_latency_cycles"] > 0 for r in ccm)
     assert ccm[-1]["tampered_rejected"] == ccm[-1]["tampered"]
+
+
+def test_demo_top():
+    """`aesip demo --top`: the aesip_top scenario, every step checked by the CLI (register
+    values against the build and the RDL, packets against aesip.ref); exit 0 and the key
+    lines of its report."""
+    need("verilator")
+    p = run_cli(["demo", "--top", "--seed", str(_seed())])
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = p.stdout
+    assert "[FAIL]" not in out and "RESULT: PASS" in out, out
+    from aesip import csr
+    st = csr.pack("SELFTEST", **{"pass": 1}, tests=0xFF)     # the RDL's fields, NR_MAX 14: all 8 KATs
+    for want in (f"SELFTEST = {st:#010x}: busy 0, pass 1, fail 0, tests 0xff", "VERSION = 0xae51",
+                 "core iter128, NR_MAX 14", "SLOT[0].KEY_STATUS = 0x1 (loaded 1, pending 0)",
+                 "KEY[0..7] read back: all 0", "8 equal to the reference", "0 lost or wrong", "status AUTH",
+                 "AUTH_FAIL_COUNT = 1", "CTRL.zeroize written 1; first read 1", "no slot loaded",
+                 "after the zeroize: status KEY", "KEY_ERR_COUNT = 1", "PKT_COUNT = 22"):
+        assert want in out, (want, out)
+    assert len([ln for ln in out.splitlines() if ln.startswith("[ok] ")]) == 22, out
 
 
 # --------------------------------------------------------------------------- 802.16e (wimax)

@@ -61,10 +61,10 @@ def _cdiv(a: int, b: int) -> int:
 
 
 class Session:
-    def __init__(self, dut):
+    def __init__(self, dut, nslots: int | None = None):
         self.dut = dut
         self.drv = EngineDriver(dut, period_ns=PERIOD_NS)
-        self.nslots = 2 ** len(dut.key_slot)
+        self.nslots = nslots or 2 ** len(dut.key_slot)
         self.period = get_sim_steps(PERIOD_NS, "ns")
         self.cmd_cycles: list[int] = []   # cycle of each command handshake
         self.queue: Queue = Queue()       # submitted packets awaiting their results
@@ -88,16 +88,21 @@ class Session:
         dut = self.dut
         cocotb.start_soon(Clock(dut.clk, PERIOD_NS, unit="ns").start())
         dut.rst.value = 1
-        dut.zeroize.value = 0
-        dut.key_valid.value = 0
-        dut.key_slot.value = 0
-        dut.key_bytes.value = 0
-        dut.key_data.value = 0
+        self.idle_inputs()
         await ClockCycles(dut.clk, 5)
         dut.rst.value = 0
         await RisingEdge(dut.clk)
         cocotb.start_soon(self._monitor())
         cocotb.start_soon(self._collector())
+
+    def idle_inputs(self) -> None:
+        """Drive the inputs besides the streams idle during reset (the engines' key port and zeroize)."""
+        dut = self.dut
+        dut.zeroize.value = 0
+        dut.key_valid.value = 0
+        dut.key_slot.value = 0
+        dut.key_bytes.value = 0
+        dut.key_data.value = 0
 
     async def _monitor(self) -> None:
         """Command handshakes (the status and output sinks time-stamp their frames)."""
@@ -182,21 +187,27 @@ class Session:
 @cocotb.test()
 async def engine_session(dut):
     """Execute the commands of $AESIP_CLI_REQ and write what the engine returned."""
-    req = json.loads(Path(os.environ["AESIP_CLI_REQ"]).read_text())
-    resp_path = Path(os.environ["AESIP_CLI_RESP"])
     s = Session(dut)
     await s.start()
-    handlers = {"key": s.key, "pkt": s.pkt, "sync": s.sync}
+    await execute(dut, s, {"key": s.key, "pkt": s.pkt, "sync": s.sync})
+
+
+async def execute(dut, s: Session, handlers: dict, extra=None) -> None:
+    """Run the commands of $AESIP_CLI_REQ through `handlers` (command name -> coroutine
+    function), wait for every packet, check that nothing unexpected came out, and write
+    the response {"results", "cycles"} plus `extra()` (a dict) to $AESIP_CLI_RESP."""
+    req = json.loads(Path(os.environ["AESIP_CLI_REQ"]).read_text())
+    resp_path = Path(os.environ["AESIP_CLI_RESP"])
     results = []
     for k, cmd in enumerate(req["commands"]):
         if cmd["cmd"] not in handlers:
             raise ValueError(f"command {k}: unknown command {cmd['cmd']!r}")
         results.append(await handlers[cmd["cmd"]](cmd))
     await s.sync({"idle": 20})
-    assert s.drv.out.empty(), "the engine produced more output frames than expected"
-    assert s.drv.sts.empty(), "the engine produced more status beats than packets"
+    assert s.drv.out.empty(), "the DUT produced more output frames than expected"
+    assert s.drv.sts.empty(), "the DUT produced more status beats than packets"
     assert len(s.cmd_cycles) == s.submitted, "command handshakes do not match the packets"
     tmp = resp_path.with_name(resp_path.name + ".tmp")
-    tmp.write_text(json.dumps({"results": results, "cycles": s.cycle}))
+    tmp.write_text(json.dumps({"results": results, "cycles": s.cycle, **(extra() if extra else {})}))
     tmp.replace(resp_path)
     dut._log.info("executed %d commands (%d packets) in %d cycles", len(results), s.submitted, s.cycle)
