@@ -80,14 +80,20 @@ module aes_pipe_obuf #(
     wire [DAW-1:0] rd_addr = rd_ptr[DAW-1:0];
     wire           head_err = err_flags[rd_addr];
 
-    // data RAM write port: the wipe has priority (a block pushed while the RAM is wiped
-    // carries err, so its data is not needed: it reads as zero through its flag)
+    // RAM write ports: every arriving block is written into the free entry at wr_addr,
+    // whether it is pushed or bypasses into the output register (then wr_ptr does not
+    // move and the entry stays free). The credits guarantee that entry is free whenever
+    // in_valid is high (a full FIFO implies a full output register, and no credit).
+    // The write enable is therefore the registered in_valid alone, not the push decision
+    // that depends on m_axis_tready: that path crossed the whole device to the RAM
+    // write enables. The wipe has priority on the data RAM (a block pushed while the RAM
+    // is wiped carries err, so its data is not needed: it reads as zero through its flag).
     always @(posedge clk) begin
         if (wipe_busy) data_mem[wipe_addr] <= 128'd0;
-        else if (push) data_mem[wr_addr] <= in_data;
+        else if (in_valid) data_mem[wr_addr] <= in_data;
     end
     always @(posedge clk) begin
-        if (push) tag_mem[wr_addr] <= in_tag;
+        if (in_valid) tag_mem[wr_addr] <= in_tag;
     end
 
     always @(posedge clk) begin
