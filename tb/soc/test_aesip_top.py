@@ -480,6 +480,8 @@ async def test_zeroize_under_load(dut):
             if err == ERR_ZEROIZED and frames and frames[0][1] == 1:   # a begun frame, closed
                 data, _ = frames.pop(0)
                 assert data[-1:] == b"\0" and e.data.startswith(data[:-1]), f"packet {i}: not a prefix"
+            elif err == ERR_ZEROIZED and frames and frames[0] == (e.data, 0):
+                frames.pop(0)      # its frame had left entirely, its status was still queued
     assert not frames, f"{len(frames)} unexplained output frames"
     assert counts[ERR_ZEROIZED] >= 1, counts
     # the next load works
@@ -753,6 +755,10 @@ async def test_selftest_rerun(dut):
             if frames and frames[0][1] == 1:              # a begun frame, closed
                 data, _ = frames.pop(0)
                 assert data[-1:] == b"\0" and expect(p, k0).data.startswith(data[:-1])
+            elif frames and frames[0] == (expect(p, k0).data, 0):
+                # its frame had left entirely, its status was still queued behind an
+                # earlier one: aborted, with the complete (old-key) frame already out
+                frames.pop(0)
         else:
             phase = 2
             e = expect(p, k1)
