@@ -576,12 +576,8 @@ def update_docs(records: list[dict], replace: bool = False) -> None:
         merged[(r["engine"], r["variant"], r["target"])] = r
     allrecs = sorted(merged.values(), key=_order)
     RESULTS.write_text(json.dumps(allrecs, indent=1) + "\n")
-    text = DOC.read_text()
-    if TABLE_BEGIN not in text or TABLE_END not in text:
-        raise RuntimeError(f"{DOC}: table markers not found")
-    head, rest = text.split(TABLE_BEGIN, 1)
-    _, tail = rest.split(TABLE_END, 1)
-    DOC.write_text(f"{head}{TABLE_BEGIN}\n{format_table(allrecs, markdown=True)}\n{TABLE_END}{tail}")
+    DOC.write_text(throughput.render(DOC.read_text(), format_table(allrecs, markdown=True),
+                                     str(DOC.relative_to(ROOT)), TABLE_BEGIN, TABLE_END))
     throughput.update_docs()
     _log(f"updated {RESULTS.relative_to(ROOT)}, {DOC.relative_to(ROOT)} and the Gbit/s tables")
 

@@ -125,12 +125,14 @@ def merge_bench(records: list[dict]) -> None:
     BENCH_RESULTS.write_text(json.dumps(list(merged.values()), indent=1) + "\n")
 
 
-def render(text: str, table: str, where: str) -> str:
-    if TABLE_BEGIN not in text or TABLE_END not in text:
-        raise RuntimeError(f"{where}: {TABLE_BEGIN} / {TABLE_END} markers not found")
-    head, rest = text.split(TABLE_BEGIN, 1)
-    _, tail = rest.split(TABLE_END, 1)
-    return f"{head}{TABLE_BEGIN}\n{table}\n{TABLE_END}{tail}"
+def render(text: str, table: str, where: str, begin: str = TABLE_BEGIN, end: str = TABLE_END) -> str:
+    """`text` with the lines between its `begin` and `end` markers replaced by `table`
+    (also used by aesip.synth for its own table)."""
+    if begin not in text or end not in text:
+        raise RuntimeError(f"{where}: {begin} / {end} markers not found")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{table}\n{end}{tail}"
 
 
 def update_docs() -> None:
