@@ -30,6 +30,12 @@ Multi-packet CCM records (engine 'ccm-multi-pipe': aes_mode_multi with LANES = `
 (16) lanes on one shared pair of aes_pipe cores, measured whenever `pipe` is benchmarked):
 the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back.
 
+Channel records (engines 'chan-pipe' and 'chan-tdea-pipe': chan_engine with 128
+channel contexts on aes_pipe / tdea_pipe, made when `pipe` is benchmarked and
+`--channels` is not 'none'; aesip/chan_bench.py gives the method and fields): CBC
+encryption of 1504-byte packets over C channels, with `channels`,
+`blocks_per_clock_per_pipe` and `pipeline_depth`.
+
 Live-rekey records (engine 'top-<core>': the drop-in IP aesip_top with CORE = that core,
 one more simulation, Verilator only; made when `iter128` or `pipe` is benchmarked on
 Verilator and `--rekeys` N > 0, default 12; see aesip/rekey_bench.py for the method): op
@@ -49,7 +55,7 @@ import random
 import sys
 from collections import Counter
 
-from aesip import engine_bench, ref, rekey_bench, rtl, session, throughput
+from aesip import chan_bench, engine_bench, ref, rekey_bench, rtl, session, throughput
 from aesip.errors import EXIT_SIM, SimError, UsageError
 
 KEY_BITS = (128, 192, 256)
@@ -215,6 +221,18 @@ def format_rekey_table(recs: list[dict]) -> str:
     ])
 
 
+def parse_list(text: str, opt: str, lo: int, hi: int) -> list[int]:
+    if text.strip().lower() in ("", "none"):
+        return []
+    try:
+        vals = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{opt}: expected comma-separated numbers, got {text!r}") from None
+    if any(not lo <= x <= hi for x in vals):
+        raise UsageError(f"{opt}: values must be between {lo} and {hi}")
+    return vals
+
+
 def parse_sizes(text: str) -> list[int]:
     if text.strip().lower() in ("", "none"):
         return []
@@ -236,8 +254,10 @@ def bench_main(args) -> int:
     if args.rekeys < 0:
         raise UsageError("--rekeys must not be negative")
     sizes = parse_sizes(args.ccm_sizes)
+    channels = parse_list(args.channels, "--channels", 1, 2 ** chan_bench.CH_W)
+    chan_rr = parse_list(args.chan_round_regs, "--chan-round-regs", 1, 4)
     seed = args.seed if args.seed is not None else 1
-    all_recs, ccm_recs, rekey_recs = [], [], []
+    all_recs, ccm_recs, rekey_recs, chan_recs = [], [], [], []
     failed = sim_failed = False
 
     def measure(label: str, what: str, wrong: str, fn) -> list[dict] | None:
@@ -269,6 +289,15 @@ def bench_main(args) -> int:
         elif args.rekeys and e in rekey_bench.CORES:
             print(f"aesip bench: top-{e} (live rekey) skipped: aesip_top simulates on Verilator only",
                   file=sys.stderr)
+        if e == "pipe" and channels:
+            for core in chan_bench.CORES:
+                for rr in chan_rr:
+                    if core == "tdea" and rr > 2:
+                        continue        # tdea_pipe: RND_REGS 1 or 2
+                    recs = measure(f"{chan_bench.CORES[core][0]} (ROUND_REGS={rr})", "chan_engine, CBC channels",
+                                   "channel(s) differ from the reference",
+                                   lambda: chan_bench.run(core, args.sim, seed, channels, rr))
+                    chan_recs.extend(recs or [])
         if not sizes:
             continue
         recs = measure(f"ccm-{e}", "mode engine", "packet(s) differ from the reference",
@@ -282,7 +311,7 @@ def bench_main(args) -> int:
                        lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed))
         ccm_recs.extend(recs or [])
     if args.update_docs and not (failed or sim_failed) and args.sim == "verilator":
-        throughput.merge_bench(all_recs + ccm_recs + rekey_recs)
+        throughput.merge_bench(all_recs + ccm_recs + rekey_recs + chan_recs)
         throughput.update_docs()
         print(f"aesip bench: updated {throughput.BENCH_RESULTS.relative_to(throughput.ROOT)} "
               "and the Gbit/s tables", file=sys.stderr)
@@ -290,7 +319,7 @@ def bench_main(args) -> int:
         print("aesip bench: --update-docs takes figures only from a complete Verilator run "
               "without mismatches; nothing written", file=sys.stderr)
     if args.json:
-        print(json.dumps(all_recs + ccm_recs + rekey_recs, indent=1))
+        print(json.dumps(all_recs + ccm_recs + rekey_recs + chan_recs, indent=1))
     else:
         if all_recs:
             print(format_table(all_recs))
@@ -303,8 +332,13 @@ def bench_main(args) -> int:
                   "handshake to the last packet's last result; latency: of one packet alone (clocks); "
                   "blk/clk/pipe: AES blocks sent to the two cores / cycles / 2; ccm-multi-pipe: "
                   f"aes_mode_multi, {MULTI_LANES} packets in flight on one pair of aes_pipe cores")
+        if chan_recs:
+            print(("\n" if all_recs or ccm_recs else "") + chan_bench.format_table(chan_recs))
+            print(f"\nCBC encryption on chan_engine: {chan_bench.PACKET_BYTES}-byte packets on C channels, beats "
+                  "interleaved round robin; depth: pipeline clocks of the core; blk/clk/pipe: cipher blocks / "
+                  "cycles; latency: first data handshake to first result (clocks)")
         if rekey_recs:
-            print(("\n" if all_recs or ccm_recs else "") + format_rekey_table(rekey_recs))
+            print(("\n" if all_recs or ccm_recs or chan_recs else "") + format_rekey_table(rekey_recs))
             print(f"\nLive rekey on aesip_top: AES-128 keys committed over AXI4-Lite to slot 0 while CCM packets "
                   f"({rekey_recs[0]['bytes_per_packet']} bytes, {rekey_recs[0]['aad_bytes']} of AAD) on slot 0 run at "
                   "full load, every packet checked against aesip.ref under the key in force at its start; lost: "

@@ -2,7 +2,7 @@
 """`aesip` command line: argument parsing and dispatch, nothing else.
 
     aesip run   [--engine iter32|iter128|pipe] [--sim verilator|icarus] [-i IN] [-o OUT]
-    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N] [--rekeys N]
+    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N] [--channels LIST] [--chan-round-regs LIST] [--rekeys N]
     aesip synth [...]            (aesip.synth.synth_main)
     aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some|none] [--ccm N]
     aesip demo --top [--ccm-core CORE] [--seed S]   (aesip.top_demo.top_demo_main)
@@ -74,6 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "(bits/cycle x ECP5 Fmax) in docs/synthesis.md and README.md")
     b.add_argument("--ccm-packets", type=int, default=8, metavar="N",
                    help="CCM packets sent back to back per measurement (default 8)")
+    b.add_argument("--channels", default="1,4,16,64,128", metavar="LIST",
+                   help="channel records (chan_engine: AES-128 and TDEA CBC encryption of 1504-byte packets "
+                   "interleaved over C channels, made when pipe is benchmarked) for these C (default "
+                   "1,4,16,64,128; 1 .. 128; 'none': no channel records)")
+    b.add_argument("--chan-round-regs", default="1", metavar="LIST",
+                   help="ROUND_REGS of the cores for the channel records, one build each (default 1; "
+                   "e.g. 1,2,3,4 for the depth sweep of docs/channels.md)")
     b.add_argument("--rekeys", type=int, default=12, metavar="N",
                    help="live-rekey record (aesip_top, Verilator, with iter128 and pipe): N keys committed "
                    "over AXI4-Lite under full load (default 12; 0: no rekey record)")

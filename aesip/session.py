@@ -11,6 +11,9 @@ plans the work and checks the results):
                          aesip.tb.engine_cli_tb (`run`, the CCM parts of `bench` and `demo`);
   * multi_target(core):  the multi-lane mode engine aes_mode_multi, same executor;
   * tdea_target(engine): the TDEA mode engine tdea_mode_engine, same executor;
+  * chan_target(core):   the multi-channel engine chan_engine (through its wrapper
+                         tb/modes/tb_chan_engine.v), executor aesip.tb.chan_cli_tb (the
+                         channel records of `bench`);
   * top_target(core):    the drop-in IP aesip_top on that block core (Verilator only: its
                          CSR block is SystemVerilog), executor aesip.tb.top_cli_tb (the
                          live-rekey record of `bench`, `demo --top`).
@@ -37,6 +40,7 @@ from aesip.errors import SimError, UsageError
 CORE_TB_MODULE = "aesip.tb.cli_tb"
 ENGINE_TB_MODULE = "aesip.tb.engine_cli_tb"
 TOP_TB_MODULE = "aesip.tb.top_cli_tb"
+CHAN_TB_MODULE = "aesip.tb.chan_cli_tb"
 ENGINE_TOP = rtl.MODE_ENGINE_TOP
 # The mode engines as the CLI builds them: SLOT_W = 2 (4 key slots), other parameters
 # default. The bare block cores keep their defaults (SLOT_W = 1, docs/cores.md); their
@@ -94,6 +98,16 @@ def tdea_target(engine: str) -> SimTarget:
     c = rtl.TDEA_ENGINE_CORE[engine]
     return SimTarget(rtl.TDEA_ENGINE_CORES[c], rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources(c),
                      {"CORE": c, "SLOT_W": ENGINE_SLOT_W}, ENGINE_TB_MODULE)
+
+
+def chan_target(core: str = "aes", ch_w: int = 7, round_regs: int = 1) -> SimTarget:
+    """chan_engine with CORE = `core` ("aes" or "tdea"), 2**ch_w channels, 4 key slots."""
+    if core not in ("aes", "tdea"):
+        raise UsageError(f"unknown channel-engine core {core!r} (choose from aes, tdea)")
+    name = "pipe" if core == "aes" else "tdea-pipe"
+    return SimTarget(name, rtl.CHAN_TB_TOP, rtl.chan_sources(tb=True),
+                     {"CORE": core, "CH_W": ch_w, "SLOT_W": ENGINE_SLOT_W, "ROUND_REGS": round_regs},
+                     CHAN_TB_MODULE)
 
 
 def top_target(core: str) -> SimTarget:

@@ -5,8 +5,11 @@
 (aesip.planner.SlotPlanner), all requests of a run in one simulation (the cocotb
 executor aesip.tb.engine_cli_tb, as for the AES engines).
 
-`--engine` picks the TDEA core (aesip.rtl.TDEA_ENGINE_CORE): pipe and multi -> tdea_pipe,
-iter32 and iter128 -> tdea_iter. Fields are passed through; only what the engine's ports
+`--engine` picks the TDEA core (aesip.rtl.TDEA_ENGINE_CORE): pipe -> tdea_pipe, iter32 and
+iter128 -> tdea_iter. `--engine multi` runs the requests on the multi-channel engine
+chan_engine (CORE "tdea", docs/channels.md) instead: request i goes to channel i mod 128,
+so the requests of a run are in flight together; keys are loaded between batches of at
+most four distinct keys (the four key slots), results come back in input order. Fields are passed through; only what the engine's ports
 cannot encode is refused here: bad hex, missing fields, a key longer than the 192-bit
 key port (24 bytes), an IV that is not the 8 bytes the engine takes, lengths >= 2**64.
 Key length (24 or 16), whole 8-byte blocks and the rest are checked by the hardware and
@@ -88,9 +91,67 @@ def result_for(req: runreq.Request, res: dict | None = None) -> dict:
     return out
 
 
+CHAN_CH_W = 7
+
+
+def chan_results(requests: list[runreq.Request], simulator: str) -> dict[int, dict]:
+    """Engine results {request index: {"err", "out"}} of the requests with a job, run on
+    chan_engine (CORE "tdea"): batches of at most 4 distinct keys, each batch's packets
+    on channels i mod 2**CHAN_CH_W, all in flight together."""
+    nslot = session.ENGINE_SLOTS
+    batches: list[tuple[dict, list[int]]] = []
+    for i, r in enumerate(requests):
+        if r.job is None:
+            continue
+        if not batches or (r.job.key not in batches[-1][0] and len(batches[-1][0]) == nslot):
+            batches.append(({}, []))
+        keys, idx = batches[-1]
+        keys.setdefault(r.job.key, len(keys))
+        idx.append(i)
+    cmds, where = [], []
+    for keys, idx in batches:
+        cmds += [{"cmd": "key", "slot": s, "key": k.hex()} for k, s in keys.items()]
+        items = []
+        for n, i in enumerate(idx):
+            j = requests[i].job
+            items.append({"ch": n % (1 << CHAN_CH_W), "op": ENGINE_OP[j.op], "slot": keys[j.key],
+                          "iv": j.iv.hex(), "data": j.data.hex()})
+        cmds.append({"cmd": "packets", "items": items, "order": "rr"})
+        where.append((len(cmds) - 1, idx, items))
+    if not cmds:
+        return {}
+    resp = session.simulate(session.chan_target("tdea", CHAN_CH_W), simulator, cmds)["results"]
+    out: dict[int, dict] = {}
+    for k, idx, items in where:
+        chans = resp[k]["channels"]
+        pos: dict[str, list[int]] = {}   # next status / beat per channel
+        for i, it in zip(idx, items):
+            ch = str(it["ch"])
+            got = chans.get(ch, {"beats": [], "sts": []})
+            p = pos.setdefault(ch, [0, 0])
+            err = got["sts"][p[0]][0]
+            p[0] += 1
+            data = b""
+            if err == 0:
+                n = len(bytes.fromhex(it["data"])) // BLOCK
+                data = b"".join(bytes.fromhex(b[0]) for b in got["beats"][p[1]:p[1] + n])
+                p[1] += n
+            out[i] = {"err": err, "out": data.hex() if err == 0 else None}
+    return out
+
+
 def execute(requests: list[runreq.Request], engine: str, simulator: str) -> list[dict]:
     """Output objects for `requests` (in order), run on tdea_mode_engine on the TDEA core
-    that `engine` maps to (session.tdea_target)."""
+    that `engine` maps to (session.tdea_target), or on chan_engine for `multi`."""
+    if engine == "multi":
+        res = chan_results(requests, simulator)
+        outs = []
+        for i, r in enumerate(requests):
+            try:
+                outs.append(result_for(r, res.get(i)))
+            except (ValueError, KeyError, IndexError) as e:
+                raise SimError(f"unexpected response of the engine simulation: {e}") from None
+        return outs
     planner = SlotPlanner(session.ENGINE_SLOTS)
     placement = {}
     for i, r in enumerate(requests):

@@ -47,7 +47,7 @@ REFERENCES = [
 def bench_key(rec: dict) -> tuple:
     """Identity of a bench record (a new measurement of the same thing replaces it)."""
     return (rec["engine"], rec["op"], rec["key_bits"], rec["bytes_per_packet"],
-            rec["packets"], rec.get("lanes"))
+            rec["packets"], rec.get("lanes"), rec.get("channels"), rec.get("pipeline_depth"))
 
 
 def _bench_match(recs: list[dict], sel: tuple) -> dict | None:

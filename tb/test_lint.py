@@ -179,6 +179,9 @@ MODE_CASES = [
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128"}, id="wpan"),
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
                  id="wpan-multi-slotw8"),
+    # the multi-channel engine (docs/channels.md) on each core
+    pytest.param(rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "aes", "CH_W": 7}, id="chan-aes"),
+    pytest.param(rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "tdea", "CH_W": 1, "ROUND_REGS": 2}, id="chan-tdea"),
 ]
 
 
@@ -258,7 +261,7 @@ def test_rtl_lists_exist():
     listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES) | set(rtl.SOC)
     listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     listed |= set(rtl.WIMAX) | set(rtl.PROTO_INCLUDES)
-    listed |= set(rtl.TDEA_ENGINE)
+    listed |= set(rtl.TDEA_ENGINE) | set(rtl.CHAN)
     listed |= set(rtl.WIMAX) | set(rtl.CCMP) | set(rtl.WPAN) | set(rtl.PROTO_INCLUDES)
     missing = sorted(f for f in listed if not (RTL / f).exists())
     assert not missing, f"files listed in aesip/rtl.py but missing: {missing}"
@@ -295,6 +298,7 @@ FUSESOC_CORES = {
     "wpan": ROOT / "aesip_wpan.core",
     **{core: ROOT / f"aesip_{core.replace('-', '_')}.core" for core in rtl.TDEA_CORE_NAMES},
     "tdea_modes": ROOT / "aesip_tdea_modes.core",
+    "chan": ROOT / "aesip_chan.core",
 }
 
 
@@ -354,6 +358,13 @@ def test_fusesoc_core_files(name: str):
             assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
         assert re.search(rf"^\s*toplevel\s*:\s*{rtl.TDEA_ENGINE_TOP}\s*$", text, re.M), \
             f"{path.name}: toplevel must be {rtl.TDEA_ENGINE_TOP}"
+    elif name == "chan":
+        expected = ["rtl/" + f for f in rtl.CHAN]
+        assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
+        for dep in ("modes", "pipe", "tdea_pipe"):
+            assert f"aesip:aesip:{dep}" in deps, f"{path.name} must depend on aesip:aesip:{dep}"
+        assert re.search(rf"^\s*toplevel\s*:\s*{rtl.CHAN_TOP}\s*$", text, re.M), \
+            f"{path.name}: toplevel must be {rtl.CHAN_TOP}"
     elif name in rtl.TDEA_CORES:
         expected = ["rtl/" + f for f in rtl.TDEA_CORES[name][1] if f not in rtl.TDEA_COMMON]
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"

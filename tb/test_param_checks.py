@@ -64,6 +64,10 @@ BAD = [
      "wpan_top_MULTI_not_0_or_1", "wpan_top: MULTI must be 0 or 1"),
     ("wpan-slotw9", rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"SLOT_W": 9},
      "wpan_top_SLOT_W_not_1_to_8", "wpan_top: SLOT_W must be 1 .. 8"),
+    ("chan-core-unknown", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "des"},
+     "chan_engine_CORE_unknown", "chan_engine: CORE must be aes or tdea"),
+    ("chan-tdea-rr3", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "tdea", "ROUND_REGS": 3},
+     "chan_engine_ROUND_REGS_tdea", "chan_engine: ROUND_REGS must be 1 or 2 for tdea"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [
@@ -79,6 +83,7 @@ GOOD = [
     (rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources()),
     (rtl.CCMP_TOP, rtl.ccmp_sources()),
     (rtl.WPAN_TOP, rtl.wpan_sources()),
+    (rtl.CHAN_TOP, rtl.chan_sources()),
 ]
 
 

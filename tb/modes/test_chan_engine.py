@@ -1,0 +1,325 @@
+# SPDX-License-Identifier: Apache-2.0
+"""chan_engine (docs/channels.md): many channels interleaved beat by beat on one
+pipelined core, AES (aes_pipe) and TDEA (tdea_pipe). The cocotb tests and the pytest
+entry that builds the engine (through tb/modes/tb_chan_engine.v) per core and simulator.
+
+Tests
+  test_random   random packets (every op of the core's family, random lengths, keys of
+                every legal size in the slots) on all channels, beats interleaved at
+                random, with random input gaps and output/status backpressure; every
+                channel's data and statuses checked in order against `cryptography`
+  test_cavp     NIST CAVP records as packets, spread over the channels: AES CBC KAT/MMT
+                and ECB MMT; TDEA TCBC/TECB MMT (keying options 1-3)
+  test_bad      refused commands (unknown op, reserved bits, AAD, lengths that are not
+                whole blocks, unloaded slot, illegal key length), early and missing
+                tlast, each between good packets of the same channel
+  test_zeroize  a zeroize in the middle of traffic: every channel's results are the
+                correct prefix, then zero beats flagged in tuser, statuses ZEROIZED (or
+                KEY after it); the keys are gone, and traffic after a reload is right
+  test_rekey    a key load on a slot in use waits for its packets; the next packet uses
+                the new key
+Expected values come only from aesip.ref (`cryptography`) and the CAVP files.
+Environment: AESIP_NRAND random packets in test_random (default 300).
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import cocotb
+import pytest
+from cocotb.triggers import ClockCycles, RisingEdge
+
+from aesip import iface, rtl, sim, vectors
+from aesip.tb.chandrv import ChanDriver, ChanPacket, check, expect
+from aesip.tb.seed import run_seed, test_rng
+
+AES_OPS = ["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac"]
+TDEA_OPS = list(iface.TDEA_OPS)
+
+
+def ops(drv: ChanDriver) -> list[str]:
+    return TDEA_OPS if drv.tdea else AES_OPS
+
+
+def random_key(rng: random.Random, tdea: bool) -> bytes:
+    if tdea:
+        k = rng.randbytes(16 if rng.random() < 0.3 else 24)
+    else:
+        k = rng.randbytes(rng.choice((16, 24, 32)))
+    return k
+
+
+def random_packet(rng: random.Random, drv: ChanDriver, ch: int, slots: list[int], max_blocks: int = 12) -> ChanPacket:
+    op = rng.choice(ops(drv))
+    bb = drv.bb
+    n = rng.choice([0, 1, 2] + [rng.randrange(1, max_blocks + 1)] * 4)
+    ln = n * bb
+    if op == "ctr" and n and rng.random() < 0.5:
+        ln -= rng.randrange(1, bb)
+    iv = rng.randbytes(bb)
+    if op == "ctr" and rng.random() < 0.2:
+        iv = bytes(8) + b"\xff" * 8          # counter wraps within the packet
+    return ChanPacket(ch=ch, op=op, slot=rng.choice(slots), iv=iv.ljust(16, b"\0"), data=rng.randbytes(ln))
+
+
+async def load_keys(drv: ChanDriver, rng: random.Random) -> dict:
+    keys = {}
+    for s in range(2 ** drv.slot_w):
+        keys[s] = random_key(rng, drv.tdea)
+        await drv.load_key(s, keys[s])
+    return keys
+
+
+async def run_batch(drv: ChanDriver, pkts: list[ChanPacket], keys: dict, rng: random.Random | None) -> int:
+    drv.send(drv.schedule(pkts, rng))
+    await drv.wait_results(drv.n_sts + len(pkts))
+    await drv.wait_idle(quiet=50)
+    beats, stss = drv.take()
+    return check(pkts, keys, drv.tdea, beats, stss)
+
+
+@cocotb.test()
+async def test_random(dut):
+    rng = test_rng()
+    drv = ChanDriver(dut)
+    await drv.start()
+    keys = await load_keys(drv, rng)
+    nch = 2 ** drv.ch_w
+    n = int(os.environ.get("AESIP_NRAND", "300"))
+    done = 0
+    for trial, (p_gap, p_bp) in enumerate([(0.0, 0.0), (0.3, 0.0), (0.0, 0.4), (0.5, 0.5)]):
+        drv.set_gaps(rng, p_gap, p_bp)
+        pkts = [random_packet(rng, drv, rng.randrange(nch), list(keys)) for _ in range(n // 4)]
+        done += await run_batch(drv, pkts, keys, rng)
+        dut._log.info("trial %d (gaps %.1f, backpressure %.1f): %d packets right", trial, p_gap, p_bp, len(pkts))
+    drv.set_gaps(rng)
+    assert done >= n // 4 * 4
+
+
+def cavp_records(tdea: bool) -> list[dict]:
+    if tdea:
+        recs = []
+        for mode in ("CBC", "ECB"):
+            for r in vectors.tdes_records(mode, kinds=("MMT1", "MMT2", "MMT3")):
+                recs.append(dict(r, mode=mode))
+        return recs
+    recs = []
+    for r in vectors.aes_cbc_records(kinds=("MMT", "GFSbox", "VarKey")):
+        recs.append(dict(r, mode="CBC"))
+    for r in vectors.aes_ecb_records(kinds=("MMT",)):
+        recs.append(dict(r, mode="ECB", iv=b""))
+    return recs
+
+
+@cocotb.test()
+async def test_cavp(dut):
+    drv = ChanDriver(dut)
+    await drv.start()
+    recs = cavp_records(drv.tdea)
+    nslot = 2 ** drv.slot_w
+    nch = 2 ** drv.ch_w
+    pfx = "tdea-" if drv.tdea else ""
+    done = 0
+    for i in range(0, len(recs), nslot):
+        batch = recs[i:i + nslot]
+        keys = {}
+        pkts = []
+        for s, r in enumerate(batch):
+            key = r["key"]
+            if drv.tdea and r["opt"] == 2:
+                key = key[:16]                  # keying option 2: K1, K2 (K3 = K1)
+            keys[s] = key
+            await drv.load_key(s, key)
+            op = pfx + ("cbc-" if r["mode"] == "CBC" else "ecb-") + ("decrypt" if r["dec"] else "encrypt")
+            data = r["ct"] if r["dec"] else r["pt"]
+            pkts.append(ChanPacket(ch=(i + s) % nch, op=op, slot=s, iv=r["iv"].ljust(16, b"\0"), data=data))
+        # the record's own expected output, then the reference model's full expectation
+        drv.send(drv.schedule(pkts))
+        await drv.wait_results(drv.n_sts + len(pkts))
+        await drv.wait_idle(quiet=20)
+        beats, stss = drv.take()
+        for p, r in zip(pkts, batch):
+            want = r["pt"] if r["dec"] else r["ct"]
+            got = b"".join(b[0] for b in beats[p.ch])
+            assert got == want, f"{r['name']}: {got.hex()} != {want.hex()}"
+            beats[p.ch] = []
+        done += len(batch)
+    dut._log.info("%d CAVP records right", done)
+    assert done == len(recs)
+
+
+@cocotb.test()
+async def test_bad(dut):
+    rng = test_rng()
+    drv = ChanDriver(dut)
+    await drv.start()
+    tdea = drv.tdea
+    bb = drv.bb
+    nslot = 2 ** drv.slot_w
+    keys = {}
+    for s in range(nslot - 2):
+        keys[s] = random_key(rng, tdea)
+        await drv.load_key(s, keys[s])
+    # slot nslot-2: an illegal length (unusable); slot nslot-1: never loaded
+    await drv.load_key(nslot - 2, bytes(16), key_bytes=20)
+    keys[nslot - 2] = None
+    good_op = "tdea-cbc-encrypt" if tdea else "cbc-encrypt"
+    reserved_op = 12 if tdea else 6      # CCM is not a channel op
+    nch = 2 ** drv.ch_w
+    pkts = []
+    for i in range(40):
+        ch = rng.randrange(nch)
+        kind = rng.choice(["op", "rsvd", "ccm", "aad", "len", "nokey", "badkey", "early", "late", "empty"])
+        p = random_packet(rng, drv, ch, list(range(nslot - 2)), 6)
+        p.op = good_op
+        if not p.data:
+            p.data = rng.randbytes(3 * bb)
+        if kind == "op":
+            p.raw_op = 15
+        elif kind == "rsvd":
+            p.raw_op = reserved_op
+        elif kind == "ccm":
+            p.raw_op = iface.ALL_OPS["ccm-encrypt"]
+        elif kind == "aad":
+            p.aad_len = bb
+            p.nbeats = len(p.data) // bb + 1      # the AAD beat is data too: dropped to tlast
+        elif kind == "len":
+            p.data = p.data[:-1]
+        elif kind == "nokey":
+            p.slot = nslot - 1
+        elif kind == "badkey":
+            p.slot = nslot - 2
+        elif kind == "early":
+            p.nbeats = len(p.data) // bb - 1 or 1
+            if p.nbeats == len(p.data) // bb:
+                p.data += rng.randbytes(bb)
+        elif kind == "late":
+            p.nbeats = len(p.data) // bb + rng.randrange(1, 3)
+        elif kind == "empty":
+            p.data = b""
+        pkts.append(p)
+        pkts.append(random_packet(rng, drv, ch, list(range(nslot - 2)), 6))   # must come out right
+    drv.set_gaps(rng, 0.2, 0.2)
+    n = await run_batch(drv, pkts, keys, rng)
+    dut._log.info("%d packets (half of them bad) right", n)
+
+
+@cocotb.test()
+async def test_zeroize(dut):
+    rng = test_rng()
+    drv = ChanDriver(dut)
+    await drv.start()
+    keys = await load_keys(drv, rng)
+    nch = 2 ** drv.ch_w
+    pkts = [random_packet(rng, drv, rng.randrange(nch), list(keys), 20) for _ in range(60)]
+    drv.set_gaps(rng, 0.1, 0.1)
+    drv.send(drv.schedule(pkts, rng))
+    await ClockCycles(dut.clk, rng.randrange(60, 400))
+    await drv.zeroize()
+    await drv.wait_idle(quiet=300)
+    beats, stss = drv.take()
+    zeroized = 0
+    by_ch: dict[int, list[ChanPacket]] = {}
+    for p in pkts:
+        by_ch.setdefault(p.ch, []).append(p)
+    for ch, ps in by_ch.items():
+        got_s = stss.get(ch, [])
+        got_b = beats.get(ch, [])
+        assert len(got_s) == len(ps), f"channel {ch}: {len(got_s)} statuses for {len(ps)} packets"
+        pos = 0
+        tail_exp: list = []
+        for i, (p, (err, val)) in enumerate(zip(ps, got_s)):
+            e = expect(p, keys, drv.tdea)
+            if err == iface.ERR_OK:
+                assert not tail_exp, f"channel {ch} packet {i}: OK after an aborted packet"
+                assert (err, val) == (e.err, e.value), f"channel {ch} packet {i}: status"
+                for j, (d, k, f) in enumerate(e.beats):
+                    assert got_b[pos][:3] == (d, k, f), f"channel {ch} packet {i} beat {j}"
+                    pos += 1
+            elif err == iface.ERR_ZEROIZED:
+                zeroized += 1
+                tail_exp += e.beats
+            else:
+                # refused after the zeroize: the slots are empty; or refused anyway
+                assert err == iface.ERR_KEY or err == e.err, f"channel {ch} packet {i}: {iface.error_name(err)}"
+        rest = got_b[pos:]
+        assert len(rest) <= len(tail_exp), f"channel {ch}: {len(rest)} beats of aborted packets, at most {len(tail_exp)}"
+        flagged = False
+        for j, b in enumerate(rest):
+            if b[2]:
+                flagged = True
+                assert b[0] == bytes(drv.bb), f"channel {ch}: aborted beat {j} carries data"
+            else:
+                assert not flagged, f"channel {ch}: a clean beat after an aborted one"
+                assert b[:3] == tail_exp[j], f"channel {ch}: beat {j} of an aborted packet before the zeroize is wrong"
+    dut._log.info("%d packets zeroized", zeroized)
+    # the keys are gone: a packet on every slot is refused with KEY
+    drv.set_gaps(rng)
+    probe = [ChanPacket(ch=s % nch, op=ops(drv)[0], slot=s, data=rng.randbytes(drv.bb)) for s in keys]
+    drv.send(drv.schedule(probe))
+    await drv.wait_results(drv.n_sts + len(probe))
+    await drv.wait_idle(quiet=20)
+    beats, stss = drv.take()
+    check(probe, {}, drv.tdea, beats, stss)
+    # reload: right again
+    keys = await load_keys(drv, rng)
+    pkts = [random_packet(rng, drv, rng.randrange(nch), list(keys)) for _ in range(40)]
+    await run_batch(drv, pkts, keys, rng)
+
+
+@cocotb.test()
+async def test_rekey(dut):
+    rng = test_rng()
+    drv = ChanDriver(dut)
+    await drv.start()
+    keys = await load_keys(drv, rng)
+    nch = 2 ** drv.ch_w
+    op = "tdea-cbc-encrypt" if drv.tdea else "cbc-encrypt"
+    long = ChanPacket(ch=0, op=op, slot=0, iv=rng.randbytes(16), data=rng.randbytes(40 * drv.bb))
+    ev = drv.schedule([long])
+    drv.send(ev[:10])                       # the command and 9 beats: the packet is open
+    while int(dut.s_axis_cmd_tready.value) == 0 or not drv.cmd.empty():
+        await RisingEdge(dut.clk)
+    await ClockCycles(dut.clk, 5)
+    new = random_key(rng, drv.tdea)
+    loader = cocotb.start_soon(drv.load_key(0, new))
+    await ClockCycles(dut.clk, 50)
+    assert not loader.done(), "a key load went into a slot whose packet is open"
+    drv.send(ev[10:])
+    await drv.wait_results(drv.n_sts + 1)
+    await loader
+    beats, stss = drv.take()
+    check([long], keys, drv.tdea, beats, stss)
+    keys[0] = new
+    after = [ChanPacket(ch=c % nch, op=op, slot=0, iv=rng.randbytes(16), data=rng.randbytes(3 * drv.bb))
+             for c in range(4)]
+    await run_batch(drv, after, keys, rng)
+
+
+# --------------------------------------------------------------------------- pytest entry
+CASES = [
+    ("verilator", {"CORE": "aes", "CH_W": 4}, None),
+    ("verilator", {"CORE": "aes", "CH_W": 7, "ROUND_REGS": 2, "SLOT_W": 1}, ["test_random", "test_zeroize"]),
+    ("icarus", {"CORE": "aes", "CH_W": 3}, ["test_random", "test_bad", "test_zeroize", "test_rekey"]),
+    ("verilator", {"CORE": "tdea", "CH_W": 4}, None),
+    ("icarus", {"CORE": "tdea", "CH_W": 2}, ["test_random", "test_bad", "test_zeroize"]),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters,tests", CASES,
+                         ids=[sim.case_id(s, p) for s, p, _ in CASES])
+def test_chan_engine(simulator, parameters, tests):
+    sim.require(simulator)
+    env = {"AESIP_NRAND": "120" if simulator == "icarus" else "300"}
+    sim.run_and_check(
+        toplevel=rtl.CHAN_TB_TOP,
+        sources=rtl.chan_sources(tb=True),
+        test_module=__name__,
+        testcase=tests,
+        sim=simulator,
+        parameters=parameters,
+        extra_env=env,
+        seed=run_seed(),
+        quiet=True,
+    )
