@@ -103,12 +103,21 @@ VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe
 TDEA_ENGINE_DESIGNS = {f"tdea-modes-{c}": c for c in rtl.TDEA_ENGINE_CORES}
 for _design, _core in TDEA_ENGINE_DESIGNS.items():
     VARIANTS[_design] = {"default": {"CORE": _core}}
+# chan_engine (many channels on one pipelined core, rtl/modes/chan_engine.v,
+# docs/channels.md) with 128 channel contexts, as `aesip bench` measures it: designs
+# "chan-aes" (aes_pipe, NR_MAX 14, both directions) and "chan-tdea" (tdea_pipe).
+CHAN_DESIGNS = {"chan-aes": "aes", "chan-tdea": "tdea"}
+for _design, _core in CHAN_DESIGNS.items():
+    VARIANTS[_design] = {"default": {"CORE": _core, "CH_W": 7}}
+VARIANTS["chan-tdea"]["rnd2"] = {"CORE": "tdea", "CH_W": 7, "ROUND_REGS": 2}
 # every synthesis design, in the order of the published table
 DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(rtl.TDEA_CORE_NAMES) \
-    + list(TDEA_ENGINE_DESIGNS)
+    + list(TDEA_ENGINE_DESIGNS) + list(CHAN_DESIGNS)
 
 
 def synth_top(design: str) -> str:
+    if design in CHAN_DESIGNS:
+        return rtl.CHAN_TOP
     if design == MULTI_DESIGN:
         return rtl.MULTI_TOP
     if design in TDEA_ENGINE_DESIGNS:
@@ -117,6 +126,8 @@ def synth_top(design: str) -> str:
 
 
 def synth_sources(design: str) -> list[Path]:
+    if design in CHAN_DESIGNS:
+        return rtl.chan_sources()
     if design == MULTI_DESIGN:
         return rtl.multi_sources("pipe")
     if design in TDEA_ENGINE_DESIGNS:
@@ -135,7 +146,8 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 # variants are no smaller. So these are synthesized for xc7 only unless --target asks.
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
                    ("pipe", "sub2"): ("xc7",), ("pipe", "r4"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
-                   (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",)}
+                   (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",),
+                   ("chan-aes", "default"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))

@@ -480,7 +480,7 @@ def test_bench_json():
     packets really in flight (far above the one-packet-at-a-time figures) and close to
     one AES block per clock per pipeline for a long burst of 1500-byte packets."""
     need("verilator")
-    p = run_cli(["bench", "--json", "--blocks", "16", "--rekeys", "0"])
+    p = run_cli(["bench", "--json", "--blocks", "16", "--rekeys", "0", "--channels", "none"])
     assert p.returncode == 0, p.stderr
     recs = json.loads(p.stdout)
     assert not [r for r in recs if r["op"] == "rekey"], "--rekeys 0 made a rekey record"
@@ -597,10 +597,41 @@ def test_bench_rekey():
                     str(r["steady_gap_cycles"]), "44", str(r["latency_cycles"]), f"{r['bits_per_cycle']:g}"]], t.stdout
 
 
+def test_bench_channels():
+    """Channel records (chan_engine, docs/channels.md): CBC encryption of 1504-byte
+    packets on 1 and 64 channels, AES-128 on aes_pipe and TDEA on tdea_pipe, every block
+    checked by the CLI against aesip.ref. One channel issues a block per trip round the
+    loop (about the pipeline latency); 64 channels are more than either loop is long and
+    keep the one pipeline at least 95 % full (the issue-9 target)."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "pipe", "--blocks", "2", "--ccm-sizes", "none", "--rekeys", "0",
+                 "--channels", "1,64", "--seed", str(_seed())])
+    assert p.returncode == 0, p.stderr
+    recs = [r for r in json.loads(p.stdout) if "channels" in r]
+    assert {(r["engine"], r["op"], r["channels"]) for r in recs} == {
+        (e, op, c) for e, op in (("chan-pipe", "cbc-encrypt"), ("chan-tdea-pipe", "tdea-cbc-encrypt"))
+        for c in (1, 64)}
+    for r in recs:
+        for f in CONTRACT_FIELDS + ("channels", "blocks_per_clock_per_pipe"):
+            assert f in r, (f, r)
+        bb = 16 if r["engine"] == "chan-pipe" else 8
+        assert r["bytes_per_packet"] == 1504 and r["packets"] == r["channels"] * max(1, 8 // r["channels"])
+        blocks = r["packets"] * 1504 // bb
+        assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3)
+        depth = r["pipeline_depth"]
+        assert depth == (14 if bb == 16 else 48)
+        assert depth <= r["latency_cycles"] <= depth + 3, r
+        if r["channels"] == 1:
+            # one block per loop: latency .. latency + 2 clocks per block
+            assert 1 / (depth + 3) <= r["blocks_per_clock_per_pipe"] <= 1 / depth, r
+        else:
+            assert r["blocks_per_clock_per_pipe"] >= 0.95, r
+
+
 def test_bench_table():
     need("icarus")
     p = run_cli(["bench", "--engine", "pipe", "--sim", "icarus", "--blocks", "4", "--ccm-sizes", "16,40",
-                 "--ccm-packets", "2"])
+                 "--ccm-packets", "2", "--channels", "none"])
     assert p.returncode == 0, p.stderr
     assert "pipe" in p.stdout and "latency" in p.stdout
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("pipe ")]) == 6
@@ -771,10 +802,11 @@ def test_parse_tdea_requests():
     assert parse({"op": "tdea-encrypt", "key": "0x", "msg": ""}).error == "invalid: key not hex"
 
 
-@pytest.mark.parametrize("engine,simulator", [("pipe", "verilator"), ("iter128", "icarus")])
+@pytest.mark.parametrize("engine,simulator", [("pipe", "verilator"), ("iter128", "icarus"), ("multi", "verilator")])
 def test_run_tdea(engine, simulator):
     """The four TDEA ops through `aesip run` (tdea_mode_engine on tdea_pipe for
-    --engine pipe, on tdea_iter for iter128), both keying options, more keys than key
+    --engine pipe, on tdea_iter for iter128; --engine multi: chan_engine, every request
+    on its own channel, all in flight together), both keying options, more keys than key
     slots, AES requests mixed in (outputs in input order), each hardware error followed
     by a good request: key of 20 or 8 bytes (KEY), payload not whole 8-byte blocks
     (LENGTH). Expected values from pycryptodome."""

@@ -185,6 +185,18 @@ def test_gbps_table_current(page: Path):
         "throughput; throughput.update_docs()' (or aesip bench/synth --update-docs)")
 
 
+def test_chan_table_current():
+    """docs/channels.md's channel table is the one the channel records of syn/bench.json
+    give, and the plot it links exists (python -m aesip.chan_plot writes both)."""
+    from aesip import chan_plot
+
+    text = chan_plot.DOC.read_text()
+    want = throughput.render(text, chan_plot.table_text(), "docs/channels.md", chan_plot.BEGIN, chan_plot.END)
+    assert want == text, "docs/channels.md: channel table out of date; run python -m aesip.chan_plot"
+    assert chan_plot.records(), "syn/bench.json has no channel records"
+    assert chan_plot.PNG.exists() and chan_plot.PNG.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_gbps_join():
     """Gbit/s = bits/cycle x ECP5 Fmax of the matching synthesis and bench records; a
     missing figure gives no Gbit/s rather than a guess."""
