@@ -468,6 +468,33 @@ async def lone_latency(drv: TopDriver, rng) -> int:
     return log.stss[0] - log.cmds[0][0]
 
 
+def takes_closed_frame(dut, frames: list, out: bytes, name: str) -> bool:
+    """For a packet aborted by zeroize (ZEROIZED) whose real output is `out`: whether the
+    next unexplained output frame, frames[0], is its frame closed by the zeroize's
+    terminator (flagged, ending in the one zero byte of the terminator, the bytes before it
+    a prefix of `out`); it is then removed from `frames`.
+    LANES = 1: a flagged frame at the head always belongs to the first aborted packet
+    whose complete frame is not out, so it must be that packet's (asserted).
+    LANES >= 2 (aes_mode_multi): a lane whose packet has not yet reached the output merge
+    may already hold that packet's first beat in its buffer's output register; on zeroize
+    the lane keeps it as a presented beat (axis_commit_fifo KEEP_OUT = 1) and closes the
+    frame with a terminator, so a later aborted packet can get a flagged frame (that
+    first beat, computed before the zeroize, + terminator) while earlier aborted packets
+    have none. docs/mode_engine.md ("aes_mode_multi", zeroize) describes this. A flagged
+    frame that is not this packet's prefix is then left for a later aborted packet; the
+    callers' final `assert not frames` still requires every frame to be explained."""
+    if not frames or frames[0][1] != 1:
+        return False
+    data = frames[0][0]
+    ours = data[-1:] == b"\0" and out.startswith(data[:-1])
+    if lanes(dut) == 1:
+        assert ours, f"{name}: closed frame {data.hex()} is not a prefix of its output {out.hex()}"
+    elif not ours:
+        return False
+    frames.pop(0)
+    return True
+
+
 async def _wait(cond, dut):
     while not cond():
         await ClockCycles(dut.clk, 10)
@@ -519,9 +546,8 @@ async def test_zeroize_under_load(dut):
             assert (data, flag) == (e.data, 0), f"packet {i}: wrong output"
         else:
             assert tag == bytes(16)
-            if err == ERR_ZEROIZED and frames and frames[0][1] == 1:   # a begun frame, closed
-                data, _ = frames.pop(0)
-                assert data[-1:] == b"\0" and e.data.startswith(data[:-1]), f"packet {i}: not a prefix"
+            if err == ERR_ZEROIZED and takes_closed_frame(dut, frames, e.data, f"packet {i}"):
+                pass                                          # a begun frame, closed
             elif err == ERR_ZEROIZED and frames and frames[0] == (e.data, 0):
                 frames.pop(0)      # its frame had left entirely, its status was still queued
     assert not frames, f"{len(frames)} unexplained output frames"
@@ -794,9 +820,8 @@ async def test_selftest_rerun(dut):
         elif err == ERR_ZEROIZED and phase <= 1:
             phase = 1
             counts["zeroized"] += 1
-            if frames and frames[0][1] == 1:              # a begun frame, closed
-                data, _ = frames.pop(0)
-                assert data[-1:] == b"\0" and expect(p, k0).data.startswith(data[:-1])
+            if takes_closed_frame(dut, frames, expect(p, k0).data, f"packet {i}"):
+                pass                                      # a begun frame, closed
             elif frames and frames[0] == (expect(p, k0).data, 0):
                 # its frame had left entirely, its status was still queued behind an
                 # earlier one: aborted, with the complete (old-key) frame already out
