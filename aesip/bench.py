@@ -46,7 +46,9 @@ in force at the packet's start; must be 0), keys_used, dip_cycles (the largest e
 completion gap at a rekey over the steady-state gap steady_gap_cycles; its bound is
 key_expansion_cycles), dip_cycles_median, cycles (first command handshake to the last
 packet's last result), bits_per_cycle (payload bits / cycles, the dips included),
-latency_cycles (largest commit-to-load time), sim.
+latency_cycles (largest commit-to-load time), sim. With `pipe` also engine 'top-multi':
+aesip_top with LANES = 4 (aes_mode_multi on aes_pipe), the same fields plus `lanes`; its
+dip is the expansion plus the lanes' refill (aesip/rekey_bench.py).
 """
 from __future__ import annotations
 
@@ -173,13 +175,15 @@ def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = M
     return recs, bad
 
 
-def run_rekey(core: str, simulator: str, rekeys: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """([the live-rekey record], lost or wrong packets) for aesip_top on block core `core`."""
-    rng = random.Random(f"{seed}-rekey-{core}")
+def run_rekey(core: str, simulator: str, rekeys: int, seed: int, lanes: int = 1) -> tuple[list[dict], list[dict]]:
+    """([the live-rekey record], lost or wrong packets) for aesip_top on block core `core`
+    with LANES = `lanes` (>= 2: aes_mode_multi, record top-multi)."""
+    name = core if lanes == 1 else rekey_bench.MULTI_NAME
+    rng = random.Random(f"{seed}-rekey-{name}")
     cmds, keys = rekey_bench.plan(rng, rekeys)
-    resp = session.simulate(session.top_target(core), simulator, cmds)
+    resp = session.simulate(session.top_target(core, lanes), simulator, cmds)
     rows, bad, loads = rekey_bench.check(cmds, resp, keys)
-    return ([] if bad else [rekey_bench.record(core, simulator, cmds, resp, rows, loads)]), bad
+    return ([] if bad else [rekey_bench.record(core, simulator, cmds, resp, rows, loads, lanes=lanes)]), bad
 
 
 def _table(head: tuple, rows: list[tuple]) -> str:
@@ -286,8 +290,15 @@ def bench_main(args) -> int:
             recs = measure(f"top-{e}", "aesip_top, live rekey", "packet(s) lost or wrong under live rekey",
                            lambda: run_rekey(e, args.sim, args.rekeys, seed))
             rekey_recs.extend(recs or [])
+            if e == rekey_bench.MULTI_CORE:
+                recs = measure(f"top-{rekey_bench.MULTI_NAME}",
+                               f"aesip_top with aes_mode_multi, {rekey_bench.MULTI_LANES} lanes, live rekey",
+                               "packet(s) lost or wrong under live rekey",
+                               lambda: run_rekey(e, args.sim, args.rekeys, seed, rekey_bench.MULTI_LANES))
+                rekey_recs.extend(recs or [])
         elif args.rekeys and e in rekey_bench.CORES:
-            print(f"aesip bench: top-{e} (live rekey) skipped: aesip_top simulates on Verilator only",
+            tops = f"top-{e}" + (f" and top-{rekey_bench.MULTI_NAME}" if e == rekey_bench.MULTI_CORE else "")
+            print(f"aesip bench: {tops} (live rekey) skipped: aesip_top simulates on Verilator only",
                   file=sys.stderr)
         if e == "pipe" and channels:
             for core in chan_bench.CORES:

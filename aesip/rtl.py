@@ -154,15 +154,17 @@ def tdea_engine_sources(core: str = "iter") -> list[Path]:
 
 # The drop-in IP (rtl/soc, docs/soc.md): aesip_top = the AXI4-Lite CSR block generated from
 # rdl/aesip_csr.rdl (aesip.gen_csr; SystemVerilog with unpacked-struct ports that Verilator
-# and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine.
+# and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine (LANES = 1)
+# or aes_mode_multi (LANES >= 2): both engines are in the file list, whatever LANES is.
 SOC_TOP = "aesip_top"
 SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/aesip_tblk.v",
        "soc/aesip_top.sv"]
 
 
 def soc_sources(core: str = "iter128") -> list[Path]:
-    """Absolute paths of aesip_top on block core `core` (its CORE parameter)."""
-    return mode_engine_sources(core) + [RTL / f for f in SOC]
+    """Absolute paths of aesip_top on block core `core` (its CORE parameter), for every
+    LANES (aes_mode_engine and aes_mode_multi)."""
+    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"]) + [RTL / f for f in SOC]
 
 
 # `aesip run --engine` values: a block core name (aes_mode_engine built on that core) or

@@ -16,7 +16,9 @@ plans the work and checks the results):
                          channel records of `bench`);
   * top_target(core):    the drop-in IP aesip_top on that block core (Verilator only: its
                          CSR block is SystemVerilog), executor aesip.tb.top_cli_tb (the
-                         live-rekey record of `bench`, `demo --top`).
+                         live-rekey record of `bench`, `demo --top`); top_target(core,
+                         lanes) with lanes >= 2: aesip_top with LANES = lanes
+                         (aes_mode_multi inside; the `top-multi` rekey record).
 
 Builds are cached per user (build_base()) and serialized with a lock per build
 directory, so concurrent invocations are safe. Compiler and simulator output goes to log
@@ -110,11 +112,13 @@ def chan_target(core: str = "aes", ch_w: int = 7, round_regs: int = 1) -> SimTar
                      CHAN_TB_MODULE)
 
 
-def top_target(core: str) -> SimTarget:
-    """aesip_top with CORE = `core`, its other parameters default (4 key slots, NR_MAX 14)."""
+def top_target(core: str, lanes: int = 1) -> SimTarget:
+    """aesip_top with CORE = `core` and LANES = `lanes` (1: aes_mode_engine; >= 2:
+    aes_mode_multi), its other parameters default (4 key slots, NR_MAX 14, IN_AW 7)."""
     _known(core)
     c = core_param(core)
-    return SimTarget(core, rtl.SOC_TOP, rtl.soc_sources(c), {"CORE": c}, TOP_TB_MODULE)
+    params = {"CORE": c} if lanes == 1 else {"CORE": c, "LANES": lanes}
+    return SimTarget(core, rtl.SOC_TOP, rtl.soc_sources(c), params, TOP_TB_MODULE)
 
 
 def _known(core: str) -> None:

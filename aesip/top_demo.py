@@ -4,7 +4,7 @@ Verilator simulation (executor aesip.tb.top_cli_tb), printing the register reads
 what the hardware did, every step checked:
 
   1. power-up known-answer self-test: SELFTEST read after busy = 0 (pass, the build's tests);
-  2. identification: VERSION (magic 0xAE51, major 1) and FEATURES (core, NR_MAX, key sizes,
+  2. identification: VERSION (magic 0xAE51, major 1) and FEATURES (core, NR_MAX, key sizes, lanes,
      slots) against the build;
   3. key load over AXI4-Lite: slot 0 AES-128, slot 1 AES-256 (KEY words, KEY_CTRL
      len | commit, KEY_STATUS polled until not pending); KEY_STATUS, SLOT_SUMMARY,
@@ -151,9 +151,10 @@ def report(core: str, cmds: list[dict], resp: dict, info: dict) -> int:
              f"{f('VERSION', 'major', v)}.{f('VERSION', 'minor', v)}")
     v = val("FEATURES")
     fcore = csr.CORE_IDS.get(f("FEATURES", "core", v), "?")
-    rep.line(fcore == core and nr == 14 and f("FEATURES", "key_sizes", v) == 7 and f("FEATURES", "slots", v) == 4,
+    rep.line(fcore == core and nr == 14 and f("FEATURES", "key_sizes", v) == 7 and f("FEATURES", "slots", v) == 4
+             and f("FEATURES", "lanes", v) == 1,
              f"FEATURES = {v:#010x}: core {fcore}, NR_MAX {nr}, key sizes {f('FEATURES', 'key_sizes', v):#05b}, "
-             f"{f('FEATURES', 'slots', v)} key slots")
+             f"{f('FEATURES', 'slots', v)} key slots, {f('FEATURES', 'lanes', v)} lane(s)")
     print("-- 3. key load over AXI4-Lite (KEY[0..7], KEY_CTRL = len | commit, poll KEY_STATUS)")
     for s, bits in ((0, 128), (1, 256)):
         v = val(f"SLOT[{s}].KEY_STATUS")

@@ -16,7 +16,7 @@ extern "C" {
 #define AESIP_CSR__VERSION__MINOR_bm 0xff
 #define AESIP_CSR__VERSION__MINOR_bp 0
 #define AESIP_CSR__VERSION__MINOR_bw 8
-#define AESIP_CSR__VERSION__MINOR_reset 0x3
+#define AESIP_CSR__VERSION__MINOR_reset 0x4
 #define AESIP_CSR__VERSION__MAJOR_bm 0xff00
 #define AESIP_CSR__VERSION__MAJOR_bp 8
 #define AESIP_CSR__VERSION__MAJOR_bw 8
@@ -47,6 +47,9 @@ typedef union {
 #define AESIP_CSR__FEATURES__SLOTS_bm 0x1ff0000
 #define AESIP_CSR__FEATURES__SLOTS_bp 16
 #define AESIP_CSR__FEATURES__SLOTS_bw 9
+#define AESIP_CSR__FEATURES__LANES_bm 0xfe000000
+#define AESIP_CSR__FEATURES__LANES_bp 25
+#define AESIP_CSR__FEATURES__LANES_bw 7
 typedef union {
     struct __attribute__ ((__packed__)) {
         uint32_t core :4;
@@ -54,7 +57,7 @@ typedef union {
         uint32_t key_sizes :3;
         uint32_t :5;
         uint32_t slots :9;
-        uint32_t :7;
+        uint32_t lanes :7;
     } f;
     uint32_t w;
 } aesip_csr__FEATURES_t;

@@ -216,6 +216,14 @@ def test_rekey_checker_catches_wrong_key():
                   "t_sts": t + 25, "t_out": t + 26}
     rows, bad, seen = rekey_bench.check(cmds, {"results": res, "loads": loads}, keys)
     assert not bad and seen == [100, 300, 500] and {r["gen"] for r in rows} == {0, 1, 2}
+    # the record: top-<core> for LANES = 1, top-multi with a `lanes` field for aes_mode_multi
+    rk = [{"t_commit": 95 + 200 * j} if c["cmd"] == "rekey" else r
+          for j, (c, r) in enumerate(zip(cmds, res))]
+    r1 = rekey_bench.record("pipe", "verilator", cmds, {"results": rk, "loads": loads}, rows, seen)
+    r4 = rekey_bench.record("pipe", "verilator", cmds, {"results": rk, "loads": loads}, rows, seen, lanes=4)
+    assert r1["engine"] == "top-pipe" and "lanes" not in r1
+    assert r4["engine"] == "top-multi" and r4["lanes"] == 4 and r4["key_expansion_cycles"] == 48
+    assert {k: v for k, v in r4.items() if k not in ("engine", "lanes")} == {k: v for k, v in r1.items() if k != "engine"}
     wrong = [dict(r) for r in res]
     first_new = next(i for i, t in zip(pkts, t_cmds) if t > 500)
     wrong[first_new]["t_cmd"] = 499                     # claims it started before the rekey

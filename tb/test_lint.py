@@ -215,7 +215,9 @@ def test_modes_verilator_lint(top: str, sources: list, params: dict):
 # by Yosys' read_slang front end instead. The generated files carry lint_off waivers around
 # the PeakRDL text only (listed in aesip/gen_csr.py SV_WAIVE); aesip_top.sv has none.
 SOC_CASES = [pytest.param({"CORE": "iter128"}, id="iter128"),
-             pytest.param({"CORE": "iter32", "NR_MAX": 12}, id="iter32-nr12")]
+             pytest.param({"CORE": "iter32", "NR_MAX": 12}, id="iter32-nr12"),
+             pytest.param({"CORE": "pipe", "LANES": 4}, id="pipe-lanes4"),
+             pytest.param({"CORE": "iter128", "LANES": 3, "IN_AW": 9}, id="iter128-lanes3-inaw9")]
 
 
 @pytest.mark.parametrize("params", SOC_CASES)

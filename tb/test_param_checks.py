@@ -142,3 +142,16 @@ def test_soc_slot_w_must_match_csr(tmp_path):
     _require("verilator")
     rc, out = _elaborate("verilator", rtl.SOC_TOP, _files(rtl.soc_sources("iter128")), {"SLOT_W": 3}, tmp_path)
     assert rc != 0 and "aesip_top: 2**SLOT_W must equal N_SLOTS" in out, out[-3000:]
+
+
+@pytest.mark.parametrize("params,msg", [
+    pytest.param({"LANES": 0}, "aesip_top: LANES must be 1 .. 127", id="lanes0"),
+    pytest.param({"LANES": 128}, "aesip_top: LANES must be 1 .. 127", id="lanes128"),
+    pytest.param({"LANES": 2, "IN_AW": 0}, "aesip_top: IN_AW must be >= 1", id="inaw0"),
+])
+def test_soc_lanes_limits(params, msg, tmp_path):
+    """aesip_top's LANES (FEATURES.lanes is 7 bits) and IN_AW limits (Verilator only, as
+    above)."""
+    _require("verilator")
+    rc, out = _elaborate("verilator", rtl.SOC_TOP, _files(rtl.soc_sources("iter128")), params, tmp_path)
+    assert rc != 0 and msg in out, out[-3000:]

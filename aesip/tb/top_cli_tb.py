@@ -44,9 +44,15 @@ from aesip.tb.engine_cli_tb import Session, execute
 MAX_POLLS = 20_000
 
 
+def engine(dut):
+    """The mode engine inside aesip_top: aes_mode_engine (LANES = 1) or aes_mode_multi
+    (LANES >= 2), same ports."""
+    return (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_engine
+
+
 class TopSession(Session):
     def __init__(self, dut):
-        super().__init__(dut, nslots=2 ** len(dut.u_engine.key_slot))
+        super().__init__(dut, nslots=2 ** len(engine(dut).key_slot))
         self.bus = AxiLiteCsrBus(dut)
         self.csr = csrmod.Csr(self.bus, self.nslots)
         self.loads: list[list[int]] = []
@@ -66,7 +72,7 @@ class TopSession(Session):
 
     async def _key_monitor(self) -> None:
         """Key handshakes at the engine's key port (sampled like Session._monitor)."""
-        e = self.dut.u_engine
+        e = engine(self.dut)
         edge = RisingEdge(self.dut.clk)
         while True:
             await edge

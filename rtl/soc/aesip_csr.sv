@@ -1953,7 +1953,7 @@ module aesip_csr (
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
         if(rd_mux_addr == 12'h0) begin
-            readback_data_var[7:0] = 8'h3;
+            readback_data_var[7:0] = 8'h4;
             readback_data_var[15:8] = 8'h1;
             readback_data_var[31:16] = 16'hae51;
         end
@@ -1962,6 +1962,7 @@ module aesip_csr (
             readback_data_var[7:4] = hwif_in.FEATURES.nr_max.next;
             readback_data_var[10:8] = hwif_in.FEATURES.key_sizes.next;
             readback_data_var[24:16] = hwif_in.FEATURES.slots.next;
+            readback_data_var[31:25] = hwif_in.FEATURES.lanes.next;
         end
         if(rd_mux_addr == 12'h8) begin
             readback_data_var[0] = field_storage.CTRL.zeroize.value;

@@ -29,10 +29,15 @@ package aesip_csr_pkg;
     } aesip_csr__FEATURES__slots__in_t;
 
     typedef struct {
+        logic [6:0] next;
+    } aesip_csr__FEATURES__lanes__in_t;
+
+    typedef struct {
         aesip_csr__FEATURES__core__in_t core;
         aesip_csr__FEATURES__nr_max__in_t nr_max;
         aesip_csr__FEATURES__key_sizes__in_t key_sizes;
         aesip_csr__FEATURES__slots__in_t slots;
+        aesip_csr__FEATURES__lanes__in_t lanes;
     } aesip_csr__FEATURES__in_t;
 
     typedef struct {

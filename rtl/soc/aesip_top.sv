@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // aesip_top: the drop-in aesip IP. An AXI4-Lite register block (aesip_csr, generated from
-// rdl/aesip_csr.rdl by PeakRDL: python -m aesip.gen_csr) in front of aes_mode_engine
-// (rtl/modes/aes_mode_engine.v), whose AXI4-Stream command, data and status ports are the
-// ports of this module. Programmer's guide and register map: docs/soc.md.
+// rdl/aesip_csr.rdl by PeakRDL: python -m aesip.gen_csr) in front of a mode engine:
+// aes_mode_engine (rtl/modes/aes_mode_engine.v; LANES = 1) or aes_mode_multi
+// (rtl/modes/aes_mode_multi.v; LANES >= 2 packets in flight on the same pair of cores),
+// whose AXI4-Stream command, data and status ports are the ports of this module (the two
+// engines have the same ports and semantics). Programmer's guide and register map:
+// docs/soc.md.
 //
 // Parameters
 //   CORE      : block core of the engine, by name: "iter128" (default), "iter32", "pipe"
@@ -10,6 +13,11 @@
 //   SLOT_W    : key-slot index width; 2**SLOT_W must equal N_SLOTS of the generated CSR
 //               block (4 as committed: SLOT_W = 2; python -m aesip.gen_csr --slots N)
 //   LEN_W, BUF_AW, NR_MAX : as aes_mode_engine (docs/mode_engine.md)
+//   LANES     : packet contexts, 1 .. 127 (FEATURES.lanes): 1 (default) = aes_mode_engine,
+//               one packet at a time; >= 2 = aes_mode_multi with LANES lanes on the CORE
+//               cores (docs/mode_engine.md, "aes_mode_multi")
+//   IN_AW     : LANES >= 2 only: log2 of each lane's input FIFO in 16-byte beats (>= 1,
+//               default 7); ignored when LANES = 1
 //   TB_AW     : board test blocks: log2 of their ciphertext buffer in 16-byte beats (1 .. 8);
 //               the largest test packet is 16 * 2**min(TB_AW, BUF_AW) bytes
 // Ports
@@ -27,7 +35,14 @@
 // the slot, no packet is refused or lost. On the handshake the CSR key words of the slot
 // are cleared (the key is then held only in the engine's key store).
 // Zeroize: CTRL.zeroize = 1 pulses the engine's zeroize, clears every pending load and
-// every CSR key word; the bit reads 1 until the engine's wipe and key scrub are over.
+// every CSR key word; the bit reads 1 until the engine's wipe (output buffers and, with
+// LANES >= 2, input FIFOs) and key scrub are over.
+// User packets still owed data: aes_mode_multi reports a zeroized packet (ZEROIZED) without
+// waiting for its data, and its input demultiplexer drops the rest of the data up to tlast
+// afterwards; aes_mode_engine's lane drains it before the status. So "the user's packets
+// have left the engine" (before the self-test or the test blocks take it) is: every
+// accepted user command has its status taken (inflight) and every accepted user command
+// with data has had its tlast beat taken on s_axis (owed), for both engines.
 // Self-test (aesip_selftest, docs/soc.md "Self-test"): after reset and on SELFTEST.run the
 // known-answer tests run on the engine through the port mux below; meanwhile and after a
 // failure the user's streams are held off (s_axis_cmd_tready low; s_axis_tready low while
@@ -38,8 +53,8 @@
 // after it, before the first command is accepted.
 // Board test blocks (aesip_tblk, docs/soc.md "Board test blocks"): with TEST_CTRL.enable = 1
 // the user's commands are held off; once the user's packets have left the engine (statuses
-// taken), the self-test has passed and no zeroize runs, aesip_tblk takes the engine through
-// the same port mux (s_axis_tready low, nothing on m_axis / m_axis_sts, test packets not
+// taken, data taken up to tlast), the self-test has passed and no zeroize runs, aesip_tblk
+// takes the engine through the same port mux (s_axis_tready low, nothing on m_axis / m_axis_sts, test packets not
 // counted in PKT_COUNT and the error counters) and runs CCM encrypt-decrypt loopbacks of
 // LFSR data on a user-loaded slot. Clearing enable, CTRL.zeroize or SELFTEST.run stop a run
 // after its current packet; a self-test run waits until the test blocks have let go.
@@ -53,7 +68,9 @@ module aesip_top #(
     parameter LEN_W     = 32,
     parameter BUF_AW    = 8,
     parameter NR_MAX    = 14,
-    parameter TB_AW     = 7
+    parameter TB_AW     = 7,
+    parameter LANES     = 1,
+    parameter IN_AW     = 7
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -107,13 +124,18 @@ module aesip_top #(
     generate
         `AESIP_CHECK(NS == aesip_csr_pkg::N_SLOTS, aesip_top_SLOT_W_not_csr_slots,
                      "aesip_top: 2**SLOT_W must equal N_SLOTS of aesip_csr (python -m aesip.gen_csr --slots)")
+        `AESIP_CHECK(LANES >= 1 && LANES <= 127, aesip_top_LANES_not_1_to_127,
+                     "aesip_top: LANES must be 1 .. 127 (FEATURES.lanes is 7 bits)")
+        `AESIP_CHECK(IN_AW >= 1, aesip_top_IN_AW_below_1, "aesip_top: IN_AW must be >= 1")
     endgenerate
     localparam [3:0] CORE_ID = (CORE == "iter128") ? 4'd1 : (CORE == "iter32") ? 4'd2 :
                                (CORE == "pipe") ? 4'd3 : 4'd0;
     localparam [2:0] KEY_SIZES = (NR_MAX >= 14) ? 3'b111 : (NR_MAX >= 12) ? 3'b011 : 3'b001;
-    // zeroize completes after the engine's output-buffer wipe (2**BUF_AW + 2 clocks) and the
+    // zeroize completes after the engine's output-buffer wipe (2**BUF_AW + 2 clocks; with
+    // LANES >= 2 also the input FIFOs' wipe, 2**IN_AW clocks, at the same time) and the
     // cores' key scrub (at most 2**(SLOT_W+4) + 1 clocks), and when key_ready is back
-    localparam integer ZWAIT = (1 << BUF_AW) + (1 << (SLOT_W + 4)) + 8;
+    localparam integer WIPE_AW = (LANES > 1 && IN_AW > BUF_AW) ? IN_AW : BUF_AW;
+    localparam integer ZWAIT = (1 << WIPE_AW) + (1 << (SLOT_W + 4)) + 8;
     localparam integer ZCW = $clog2(ZWAIT + 1);
 
     aesip_csr_pkg::aesip_csr__in_t  hwif_in;
@@ -149,6 +171,8 @@ module aesip_top #(
     wire [7:0]        st_tests;
     reg               rel_hold;     // after a run: commits made during it are loaded first
     reg  [7:0]        inflight;     // user commands accepted - user statuses taken
+    reg  [7:0]        owed;         // user commands with data accepted - user tlast beats taken
+    wire              drained = inflight == 8'd0 && owed == 8'd0;   // no user packet in the engine
     // CTRL.zeroize (the written 1, first cycle; deferred while the self-test runs) or a
     // zeroize requested by the self-test (zfull: also the CSR key words and commits)
     wire              zstart_csr = hwif_out.CTRL.zeroize.value && !zbusy && !st_busy;
@@ -272,7 +296,7 @@ module aesip_top #(
 
     aesip_selftest #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_selftest (
         .clk(clk), .rst(rst), .run(hwif_out.SELFTEST.run.value), .zbusy(zbusy),
-        .drained(inflight == 8'd0 && !b_own),
+        .drained(drained && !b_own),
         .zreq(st_zreq), .zfull(st_zfull), .busy(st_busy), .pass(st_pass), .fail(st_fail),
         .fail_index(st_fail_index), .done(st_done), .own(st_own), .tests(st_tests),
         .key_valid(t_key_valid), .key_ready(key_ready), .key_slot(t_key_slot), .key_bytes(t_key_bytes),
@@ -288,7 +312,7 @@ module aesip_top #(
     // engine is given back when enable is cleared, a self-test run starts or a zeroize runs
     aesip_tblk #(.SLOT_W(SLOT_W), .TB_AW(TB_AW), .BUF_AW(BUF_AW)) u_tblk (
         .clk(clk), .rst(rst), .enable(hwif_out.TEST_CTRL.enable.value), .start(hwif_out.TEST_CTRL.start.value),
-        .may_take(inflight == 8'd0 && st_pass && !st_busy && !zbusy), .stop(st_busy || zbusy),
+        .may_take(drained && st_pass && !st_busy && !zbusy), .stop(st_busy || zbusy),
         .cfg_slot(hwif_out.TEST_CTRL.slot.value[SLOT_W-1:0]), .cfg_cut(hwif_out.TEST_CTRL.cut.value),
         .cfg_size(hwif_out.TEST_SIZE.bytes.value), .cfg_count(hwif_out.TEST_COUNT.count.value),
         .cfg_seed(hwif_out.TEST_SEED.seed.value), .cfg_inj_en(hwif_out.TEST_ERR_INJ.en.value),
@@ -334,15 +358,22 @@ module aesip_top #(
     assign m_axis_sts_tdata  = any_own ? 136'd0 : e_sts_data;
     assign e_sts_ready       = any_own || m_axis_sts_tready;
 
+    // a packet has data beats (up to tlast) iff its aad_len or payload_len is not 0, in
+    // both engines (docs/mode_engine.md)
+    wire cmd_has_data = s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W] != {CMD_AAD_LEN_W{1'b0}} ||
+                        s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}};
     always @(posedge clk) begin
         if (rst) begin
             rel_hold <= 1'b1;
             inflight <= 8'd0;
+            owed     <= 8'd0;
         end else begin
             if (st_busy) rel_hold <= 1'b1;
             else if (!any_pend) rel_hold <= 1'b0;
             inflight <= inflight + 8'(s_axis_cmd_tvalid && s_axis_cmd_tready)
                                  - 8'(m_axis_sts_tvalid && m_axis_sts_tready);
+            owed     <= owed + 8'(s_axis_cmd_tvalid && s_axis_cmd_tready && cmd_has_data)
+                             - 8'(s_axis_tvalid && s_axis_tready && s_axis_tlast);
         end
     end
 
@@ -364,18 +395,39 @@ module aesip_top #(
     assign hwif_in.TEST_CYCLES.count.next     = b_cycles;
 
     // ---------------------------------------------------------------- engine
-    aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
-                      .BUF_AW(BUF_AW), .NR_MAX(NR_MAX)) u_engine (
-        .clk(clk), .rst(rst), .zeroize(zstart),
-        .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
-        .key_bytes(e_key_bytes), .key_data(e_key_data),
-        .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
-        .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
-        .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
-        .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
-        .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
-        .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
-    );
+    // LANES = 1: aes_mode_engine (g_single.u_engine); LANES >= 2: aes_mode_multi
+    // (g_multi.u_engine). Same ports and stream semantics; the differences that matter
+    // here (zeroized packets' statuses before their data, the input FIFOs' wipe) are
+    // handled above (owed, WIPE_AW).
+    generate
+        if (LANES > 1) begin : g_multi
+            aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
+                             .BUF_AW(BUF_AW), .LANES(LANES), .IN_AW(IN_AW), .NR_MAX(NR_MAX)) u_engine (
+                .clk(clk), .rst(rst), .zeroize(zstart),
+                .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
+                .key_bytes(e_key_bytes), .key_data(e_key_data),
+                .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
+                .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
+                .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
+                .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
+                .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
+                .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
+            );
+        end else begin : g_single
+            aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
+                              .BUF_AW(BUF_AW), .NR_MAX(NR_MAX)) u_engine (
+                .clk(clk), .rst(rst), .zeroize(zstart),
+                .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
+                .key_bytes(e_key_bytes), .key_data(e_key_data),
+                .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
+                .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
+                .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
+                .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
+                .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
+                .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
+            );
+        end
+    endgenerate
 
     // ---------------------------------------------------------------- counters, interrupts
     wire       sts_fire = m_axis_sts_tvalid && m_axis_sts_tready;
@@ -413,6 +465,7 @@ module aesip_top #(
     assign hwif_in.FEATURES.nr_max.next    = 4'(NR_MAX);
     assign hwif_in.FEATURES.key_sizes.next = KEY_SIZES;
     assign hwif_in.FEATURES.slots.next     = 9'(NS);
+    assign hwif_in.FEATURES.lanes.next     = 7'(LANES);
     assign hwif_in.SLOT_SUMMARY.loaded.next  = loaded;
     assign hwif_in.SLOT_SUMMARY.pending.next = pending;
 endmodule
