@@ -582,9 +582,11 @@ def regs_nonzero(dut, b: Build) -> list[str]:
 
 
 def pipe_regs_nonzero(c, nr_max: int) -> list[str]:
-    """aes_pipe (ROUND_REGS = 1, the engines' build): the stage registers and round-key
-    registers that still hold a nonzero value."""
-    regs = [(c.g_st[0].u_stage.g_ark0.ark_data, "g_st[0].ark_data")]
+    """aes_pipe (ROUND_REGS = 1, the engines' build): the stage registers, round-key
+    registers and the output buffer's skid and head registers (S, R: zero while empty)
+    that still hold a nonzero value."""
+    regs = [(c.g_st[0].u_stage.g_ark0.ark_data, "g_st[0].ark_data"),
+            (c.u_obuf.s_data, "u_obuf.s_data"), (c.u_obuf.r_data, "u_obuf.r_data")]
     for j in range(1, nr_max + 1):
         rnd = c.g_st[j].u_stage.g_round
         regs.append((rnd.rk_q, f"g_st[{j}].rk_q"))
@@ -598,7 +600,7 @@ async def test_no_state_left(dut):
     """After every op's packet the lanes' datapath registers (chaining value, keystream,
     counter, tag, staging, status, buffer output register, capture registers), the
     iterative cores' state and output registers and every aes_pipe stage and round-key
-    register read zero; after a zeroize in the middle of a packet the same holds, and
+    register and output-buffer skid/head register read zero; after a zeroize in the middle of a packet the same holds, and
     every buffer and FIFO entry (aes_pipe's output buffer RAM too) reads zero."""
     b = build_of(dut)
     rng = rng_for("test_no_state_left")
