@@ -112,13 +112,3 @@ def run(core: str, simulator: str, seed: int, channels=CHANNELS, round_regs: int
             "round_regs": round_regs, "sim": simulator,
         })
     return recs, []
-
-
-def format_table(recs: list[dict]) -> str:
-    from aesip.bench import _table
-    head = ("engine", "op", "depth", "channels", "packets", "cycles", "bits/cycle", "blk/clk/pipe", "latency")
-    return _table(head, [
-        (r["engine"], r["op"], str(r["pipeline_depth"]), str(r["channels"]), str(r["packets"]), str(r["cycles"]),
-         f"{r['bits_per_cycle']:g}", f"{r['blocks_per_clock_per_pipe']:.3f}", str(r["latency_cycles"]))
-        for r in recs
-    ])
