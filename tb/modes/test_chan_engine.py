@@ -18,8 +18,14 @@ Tests
                 KEY after it); the keys are gone, and traffic after a reload is right
   test_rekey    a key load on a slot in use waits for its packets; the next packet uses
                 the new key
+  test_tdea_mct (TDEA) the Monte Carlo CBC-encryption test in the form of the NIST TMOVS:
+                10 000 chained blocks per outer iteration, each plaintext the ciphertext
+                two blocks back (one packet on one channel, fed as the results come
+                back), keys and IV updated from the last three ciphertexts between outer
+                iterations; every outer result against the same loop run on `cryptography`
 Expected values come only from aesip.ref (`cryptography`) and the CAVP files.
-Environment: AESIP_NRAND random packets in test_random (default 300).
+Environment: AESIP_NRAND random packets in test_random (default 300); AESIP_MCT_OUTER
+outer iterations of test_tdea_mct (default 2; the full test has 400: make soak).
 """
 from __future__ import annotations
 
@@ -30,7 +36,9 @@ import cocotb
 import pytest
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from aesip import iface, rtl, sim, vectors
+from cocotbext.axi import AxiStreamFrame
+
+from aesip import iface, ref, rtl, sim, vectors
 from aesip.tb.chandrv import ChanDriver, ChanPacket, check, expect
 from aesip.tb.seed import run_seed, test_rng
 
@@ -297,12 +305,68 @@ async def test_rekey(dut):
     await run_batch(drv, after, keys, rng)
 
 
+def mct_reference(key: bytes, iv: bytes, pt: bytes, outer: int) -> list[bytes]:
+    """The Monte Carlo loop on `cryptography` (aesip.ref): the last ciphertext of every
+    outer iteration. Inner loop (TMOVS TCBC encryption): C[j] = E(P[j] xor C[j-1]), C[-1]
+    = IV, P[0] = pt, P[1] = IV, P[j] = C[j-2] for j >= 2. Between outer iterations: K1 ^=
+    C[9999], K2 ^= C[9998], K3 ^= C[9997] (DES ignores the parity bits, which are not
+    adjusted), IV = C[9999], pt = C[9998]."""
+    out = []
+    for _ in range(outer):
+        c = []
+        prev = iv
+        for j in range(10000):
+            p = pt if j == 0 else iv if j == 1 else c[j - 2]
+            prev = ref.tdea_ecb(key, bytes(a ^ b for a, b in zip(p, prev)), False)
+            c.append(prev)
+        out.append(c[-1])
+        key = bytes(a ^ b for a, b in zip(key, c[-1] + c[-2] + c[-3]))
+        iv, pt = c[-1], c[-2]
+    return out
+
+
+@cocotb.test()
+async def test_tdea_mct(dut):
+    drv = ChanDriver(dut)
+    assert drv.tdea, "test_tdea_mct runs on CORE=tdea builds only"
+    rng = test_rng()
+    await drv.start()
+    outer = int(os.environ.get("AESIP_MCT_OUTER", "2"))
+    key, iv, pt = rng.randbytes(24), rng.randbytes(8), rng.randbytes(8)
+    want = mct_reference(key, iv, pt, outer)
+    ch = rng.randrange(2 ** drv.ch_w)
+    for i in range(outer):
+        await drv.load_key(0, key)
+        pkt = ChanPacket(ch=ch, op="tdea-cbc-encrypt", slot=0, iv=iv.ljust(16, b"\0"), data=bytes(8 * 10000))
+        drv.cmd.send_nowait(AxiStreamFrame(tdata=pkt.command(), tdest=ch))
+        c: list[bytes] = []
+        for j in range(10000):
+            if j >= 2:
+                t0 = drv.cycle
+                while len(drv.beats_by_ch.get(ch, [])) < j - 1:
+                    # a refused packet (e.g. LEN_W too small for 80 000 bytes) never answers
+                    assert drv.cycle - t0 < 1000, f"outer iteration {i}: no result for block {j - 2}"
+                    await RisingEdge(dut.clk)
+            p = pt if j == 0 else iv if j == 1 else drv.beats_by_ch[ch][j - 2][0]
+            drv.src.send_nowait(AxiStreamFrame(tdata=p, tdest=ch, tuser=int(j == 9999)))
+        await drv.wait_results(drv.n_sts + 1)
+        await drv.wait_idle(quiet=10)
+        beats, stss = drv.take()
+        c = [b[0] for b in beats[ch]]
+        assert stss[ch] == [(iface.ERR_OK, c[-1].ljust(16, b"\0"))], stss[ch]
+        assert c[-1] == want[i], f"outer iteration {i}: {c[-1].hex()} != {want[i].hex()}"
+        key = bytes(a ^ b for a, b in zip(key, c[-1] + c[-2] + c[-3]))
+        iv, pt = c[-1], c[-2]
+    dut._log.info("Monte Carlo: %d outer iterations of 10000 blocks right", outer)
+
+
 # --------------------------------------------------------------------------- pytest entry
 CASES = [
-    ("verilator", {"CORE": "aes", "CH_W": 4}, None),
+    ("verilator", {"CORE": "aes", "CH_W": 4}, ["test_random", "test_cavp", "test_bad", "test_zeroize", "test_rekey"]),
     ("verilator", {"CORE": "aes", "CH_W": 7, "ROUND_REGS": 2, "SLOT_W": 1}, ["test_random", "test_zeroize"]),
     ("icarus", {"CORE": "aes", "CH_W": 3}, ["test_random", "test_bad", "test_zeroize", "test_rekey"]),
-    ("verilator", {"CORE": "tdea", "CH_W": 4}, None),
+    # LEN_W 20: the Monte Carlo packet is 80 000 bytes
+    ("verilator", {"CORE": "tdea", "CH_W": 4, "LEN_W": 20}, None),
     ("icarus", {"CORE": "tdea", "CH_W": 2}, ["test_random", "test_bad", "test_zeroize"]),
 ]
 
@@ -311,7 +375,8 @@ CASES = [
                          ids=[sim.case_id(s, p) for s, p, _ in CASES])
 def test_chan_engine(simulator, parameters, tests):
     sim.require(simulator)
-    env = {"AESIP_NRAND": "120" if simulator == "icarus" else "300"}
+    env = {"AESIP_NRAND": "120" if simulator == "icarus" else "300",
+           "AESIP_MCT_OUTER": os.environ.get("AESIP_MCT_OUTER", "2")}
     sim.run_and_check(
         toplevel=rtl.CHAN_TB_TOP,
         sources=rtl.chan_sources(tb=True),
