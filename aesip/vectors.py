@@ -62,48 +62,40 @@ def parse_rsp(path: Path) -> list[dict]:
     return records
 
 
-def aes_ecb_records(kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"), bits=(128, 192, 256)) -> list[dict]:
-    """All ECB KAT/MMT records as dicts with bytes: key, pt, ct, dec (bool), name."""
+def _aes_kat_records(mode: str, kinds, bits) -> list[dict]:
+    """The KAT/MMT records of cryptography_vectors ciphers/AES/{mode}/{mode}{kind}{bits}.rsp
+    as dicts with bytes: key, pt, ct, dec (bool), name, and iv for CBC."""
     out = []
     for kind in kinds:
         for b in bits:
-            p = cryptography_vectors_dir() / "ciphers" / "AES" / "ECB" / f"ECB{kind}{b}.rsp"
+            p = cryptography_vectors_dir() / "ciphers" / "AES" / mode / f"{mode}{kind}{b}.rsp"
             for r in parse_rsp(p):
                 if "KEY" not in r:
                     continue
-                out.append(
-                    {
-                        "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
-                        "key": bytes.fromhex(r["KEY"]),
-                        "pt": bytes.fromhex(r["PLAINTEXT"]),
-                        "ct": bytes.fromhex(r["CIPHERTEXT"]),
-                        "dec": r.get("_section") == "DECRYPT",
-                    }
-                )
+                rec = {
+                    "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
+                    "key": bytes.fromhex(r["KEY"]),
+                }
+                if "IV" in r:
+                    rec["iv"] = bytes.fromhex(r["IV"])
+                rec.update({
+                    "pt": bytes.fromhex(r["PLAINTEXT"]),
+                    "ct": bytes.fromhex(r["CIPHERTEXT"]),
+                    "dec": r.get("_section") == "DECRYPT",
+                })
+                out.append(rec)
     return out
+
+
+def aes_ecb_records(kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"), bits=(128, 192, 256)) -> list[dict]:
+    """All ECB KAT/MMT records as dicts with bytes: key, pt, ct, dec (bool), name."""
+    return _aes_kat_records("ECB", kinds, bits)
 
 
 def aes_cbc_records(kinds=("MMT", "GFSbox", "KeySbox", "VarKey", "VarTxt"), bits=(128, 192, 256)) -> list[dict]:
     """All CBC KAT/MMT records (cryptography_vectors ciphers/AES/CBC/CBC{kind}{bits}.rsp) as
     dicts with bytes: key, iv, pt, ct, dec (bool), name."""
-    out = []
-    for kind in kinds:
-        for b in bits:
-            p = cryptography_vectors_dir() / "ciphers" / "AES" / "CBC" / f"CBC{kind}{b}.rsp"
-            for r in parse_rsp(p):
-                if "KEY" not in r:
-                    continue
-                out.append(
-                    {
-                        "name": f"{p.stem}:{r.get('_section', '')}:{r.get('COUNT')}",
-                        "key": bytes.fromhex(r["KEY"]),
-                        "iv": bytes.fromhex(r["IV"]),
-                        "pt": bytes.fromhex(r["PLAINTEXT"]),
-                        "ct": bytes.fromhex(r["CIPHERTEXT"]),
-                        "dec": r.get("_section") == "DECRYPT",
-                    }
-                )
-    return out
+    return _aes_kat_records("CBC", kinds, bits)
 
 
 def aes_cbc_mct_records(bits: int) -> list[dict]:
