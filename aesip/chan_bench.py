@@ -73,10 +73,11 @@ def check(core: str, cmds: list[dict], resp: dict, keys: dict) -> list[dict]:
             per_ch.setdefault(it["ch"], []).append(it)
         for ch, items in per_ch.items():
             got = res["channels"].get(str(ch), {"beats": [], "sts": []})
-            want = b"".join(expected(core, it, keys) for it in items)
+            cts = [expected(core, it, keys) for it in items]
+            want = b"".join(cts)
             out = b"".join(bytes.fromhex(b[0]) for b in got["beats"])
             sts = got["sts"]
-            want_sts = [[0, expected(core, it, keys)[-bb:].ljust(16, b"\0").hex()] for it in items]
+            want_sts = [[0, ct[-bb:].ljust(16, b"\0").hex()] for ct in cts]
             if out != want or sts != want_sts or any(b[2] for b in got["beats"]):
                 bad.append({"channels": cmd["channels"], "ch": ch, "beats": len(got["beats"]),
                             "statuses": sts[:3]})

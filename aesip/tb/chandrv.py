@@ -14,12 +14,11 @@ import random
 from dataclasses import dataclass
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
 from aesip import iface, ref
-from aesip.tb.coredrv import load_key, random_pause, set_pause
+from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
 from aesip.tb.engdrv import Packet
 
 AES_FAMILY = {v for k, v in iface.OPS.items() if not k.startswith("ccm")}
@@ -130,17 +129,7 @@ class ChanDriver:
         self.last_out_cycle = 0
 
     async def start(self) -> None:
-        dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.period_ns, unit="ns").start())
-        dut.rst.value = 1
-        dut.zeroize.value = 0
-        dut.key_valid.value = 0
-        dut.key_slot.value = 0
-        dut.key_bytes.value = 0
-        dut.key_data.value = 0
-        for _ in range(5):
-            await RisingEdge(dut.clk)
-        dut.rst.value = 0
+        await clock_and_reset(self.dut, self.period_ns)
         cocotb.start_soon(self._count())
         cocotb.start_soon(self._collect_out())
         cocotb.start_soon(self._collect_sts())

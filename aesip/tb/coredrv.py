@@ -46,6 +46,23 @@ def drive_key(dut, slot: int, key: bytes | None) -> None:
     dut.key_data.value = 0 if key is None else int.from_bytes(key[:kb].ljust(kb, b"\0"), "little")
 
 
+async def clock_and_reset(dut, period_ns: int) -> None:
+    """Start the clock, hold rst for 5 clocks with zeroize low and the key port idle, and
+    return one clock after rst falls (the cores, the engines and the front-end tops share
+    these ports)."""
+    cocotb.start_soon(Clock(dut.clk, period_ns, unit="ns").start())
+    dut.rst.value = 1
+    dut.zeroize.value = 0
+    dut.key_valid.value = 0
+    dut.key_slot.value = 0
+    dut.key_bytes.value = 0
+    dut.key_data.value = 0
+    for _ in range(5):
+        await RisingEdge(dut.clk)
+    dut.rst.value = 0
+    await RisingEdge(dut.clk)
+
+
 @dataclass
 class BlockOut:
     data: bytes
@@ -111,18 +128,7 @@ class CoreDriver:
         self.sink.log.setLevel("WARNING")
 
     async def start(self) -> None:
-        dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.period_ns, unit="ns").start())
-        dut.rst.value = 1
-        dut.zeroize.value = 0
-        dut.key_valid.value = 0
-        dut.key_slot.value = 0
-        dut.key_bytes.value = 0
-        dut.key_data.value = 0
-        for _ in range(5):
-            await RisingEdge(dut.clk)
-        dut.rst.value = 0
-        await RisingEdge(dut.clk)
+        await clock_and_reset(self.dut, self.period_ns)
         cocotb.start_soon(self._monitor())
 
     async def _monitor(self) -> None:

@@ -7,14 +7,13 @@ import random
 from dataclasses import dataclass
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
 from aesip import iface
 from aesip.iface import (ERR_AUTH, ERR_BUFFER, ERR_KEY, ERR_LENGTH, ERR_NONCE, ERR_OP, ERR_TAG_LEN,
                          OPS)
-from aesip.tb.coredrv import load_key, random_pause, set_pause
+from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
 
 
 @dataclass
@@ -92,18 +91,7 @@ class EngineDriver:
         self.beat = len(dut.s_axis_tkeep)   # bytes per data beat
 
     async def start(self) -> None:
-        dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.period_ns, unit="ns").start())
-        dut.rst.value = 1
-        dut.zeroize.value = 0
-        dut.key_valid.value = 0
-        dut.key_slot.value = 0
-        dut.key_bytes.value = 0
-        dut.key_data.value = 0
-        for _ in range(5):
-            await RisingEdge(dut.clk)
-        dut.rst.value = 0
-        await RisingEdge(dut.clk)
+        await clock_and_reset(self.dut, self.period_ns)
         cocotb.start_soon(self._count())
 
     async def _count(self):

@@ -9,12 +9,9 @@ from __future__ import annotations
 import random
 from types import ModuleType
 
-import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
-from aesip.tb.coredrv import load_key, random_pause, set_pause
+from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
 
 
 def frame_of(data: bytes, keep: list | None = None) -> AxiStreamFrame:
@@ -38,18 +35,7 @@ class FrameDriver:
             x.log.setLevel("WARNING")
 
     async def start(self) -> None:
-        dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.period_ns, unit="ns").start())
-        dut.rst.value = 1
-        dut.zeroize.value = 0
-        dut.key_valid.value = 0
-        dut.key_slot.value = 0
-        dut.key_bytes.value = 0
-        dut.key_data.value = 0
-        for _ in range(5):
-            await RisingEdge(dut.clk)
-        dut.rst.value = 0
-        await RisingEdge(dut.clk)
+        await clock_and_reset(self.dut, self.period_ns)
 
     async def load_key(self, slot: int, key: bytes) -> None:
         await load_key(self.dut, slot, key)

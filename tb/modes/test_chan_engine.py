@@ -339,7 +339,6 @@ async def test_tdea_mct(dut):
         await drv.load_key(0, key)
         pkt = ChanPacket(ch=ch, op="tdea-cbc-encrypt", slot=0, iv=iv.ljust(16, b"\0"), data=bytes(8 * 10000))
         drv.cmd.send_nowait(AxiStreamFrame(tdata=pkt.command(), tdest=ch))
-        c: list[bytes] = []
         for j in range(10000):
             if j >= 2:
                 t0 = drv.cycle
