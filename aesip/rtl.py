@@ -18,6 +18,7 @@ COMMON = [
     "common/aes_ks_t.v",
     "common/aes_keylen.v",
     "common/aes_key_expand.v",
+    "common/pipe_obuf.v",
 ]
 
 # Block cores: name -> (top module, extra files under rtl/). The names are the values of
@@ -25,8 +26,7 @@ COMMON = [
 CORES = {
     "iter32": ("aes_iter32", ["cores/aes_iter32.v"]),
     "iter128": ("aes_iter128", ["cores/aes_iter128.v"]),
-    "pipe": ("aes_pipe", ["cores/aes_pipe_rkmem.v", "cores/aes_pipe_stage.v", "cores/aes_pipe_obuf.v",
-                      "cores/aes_pipe.v"]),
+    "pipe": ("aes_pipe", ["cores/aes_pipe_rkmem.v", "cores/aes_pipe_stage.v", "cores/aes_pipe.v"]),
 }
 
 CORE_NAMES = list(CORES)
@@ -38,7 +38,8 @@ CORE_NAMES = list(CORES)
 TDEA_COMMON = ["tdea/tdea_perm.v", "tdea/tdea_des_ek.v", "tdea/tdea_des_sp.v", "tdea/tdea_skmem.v",
                "tdea/tdea_keysched.v"]
 TDEA_CORES = {
-    "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["tdea/tdea_pipe_stage.v", "tdea/tdea_pipe.v"]),
+    "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["common/pipe_obuf.v", "tdea/tdea_pipe_stage.v",
+                                              "tdea/tdea_pipe.v"]),
     "tdea-iter": ("tdea_iter", TDEA_COMMON + ["tdea/tdea_iter.v"]),
 }
 TDEA_CORE_NAMES = list(TDEA_CORES)
@@ -46,7 +47,7 @@ TDEA_CORE_NAMES = list(TDEA_CORES)
 
 def sources(extra: list[str] | None = None) -> list[Path]:
     """Absolute paths of the common primitives plus `extra` (paths relative to rtl/)."""
-    files = COMMON + list(extra or [])
+    files = dict.fromkeys(COMMON + list(extra or []))     # each file once, in order
     return [RTL / f for f in files]
 
 

@@ -3,7 +3,7 @@
 //
 // Pipeline: stage 0 (initial AddRoundKey) and NR_MAX round stages (aes_pipe_stage) with
 // ROUND_REGS registers each, forward cipher or equivalent inverse cipher (FIPS-197 5.3.5)
-// selected per block, then an output buffer (aes_pipe_obuf). Rounds are aligned to the
+// selected per block, then an output buffer (pipe_obuf). Rounds are aligned to the
 // end of the pipeline, so the latency is the same for every key size and blocks leave in
 // acceptance order. Every stage has its own round-key memory indexed by key slot (and
 // direction); the key loader writes into each memory exactly the round key that stage
@@ -285,7 +285,7 @@ module aes_pipe #(
     wire [SBW-1:0] last_sb = psb[SBW*(PN-1) +: SBW];
     wire           obuf_wiping;
     /* verilator lint_on UNUSEDSIGNAL */
-    aes_pipe_obuf #(.DAW(DAW), .TAG_W(TAG_W)) u_obuf (
+    pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
         .in_valid(pv[PN-1]), .in_err(last_sb[0]), .in_tag(last_sb[SBW-1 -: TAG_W]),
         .in_data(st_d[128*NR_MAX +: 128]),

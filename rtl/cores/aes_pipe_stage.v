@@ -19,7 +19,7 @@
 // own. (Registers before the S-boxes do not survive Yosys: memory_dff folds them into
 // the S-box ROM read ports. Duplicated input registers that split the S-box fan-out cost
 // about 75% more LUTs per round: measured, not used.) The final stage J = NR_MAX has no ARK
-// register: its AddRoundKey result `out_data` goes straight into aes_pipe_obuf.
+// register: its AddRoundKey result `out_data` goes straight into pipe_obuf.
 //
 // Rounds are aligned to the end of the pipeline: a block whose key has Nr < NR_MAX
 // rounds passes stages 1 .. NR_MAX - Nr unchanged (`byp`), then the stage's round key

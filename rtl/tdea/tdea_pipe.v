@@ -6,10 +6,15 @@
 // encryption, D_K3, E_K2, D_K1 for decryption, chosen per block. IP before round 0 and
 // IP^-1 after round 47 are wiring (tdea_perm); between the three DES operations IP^-1
 // and IP cancel, so the rounds run on without them. Every stage has its own subkey
-// memory indexed by {slot, dec}; the key loader (tdea_keysched) computes the 48 subkeys
-// once per key load and writes into each memory the subkey that round needs (encryption
-// index J and decryption index 47 - J into stage J), so the key may change between any
-// two blocks. One global enable advances the whole pipeline.
+// memory indexed by {slot, dec}, read one clock ahead into a subkey register (stages 1 ..
+// 47); the key loader (tdea_keysched) computes the 48 subkeys once per key load and
+// writes into each memory the subkey that round needs (encryption index J and
+// decryption index 47 - J into stage J), so the key may change between any two blocks.
+//
+// The pipeline runs free: no clock enable, no path from m_axis_tready to any pipeline
+// register or to s_axis_tready. A block is admitted only while a credit is free: the
+// output buffer (pipe_obuf, shared with aes_pipe) has room for every block in flight, so
+// a stalled consumer never loses a block and a ready one sees one block per clock.
 //
 // Parameters
 //   SLOT_W   : key-slot index width, 2**SLOT_W key slots (>= 1, default 1)
@@ -17,10 +22,12 @@
 //   RND_REGS : registers per DES round, 1 or 2 (default 1): 2 adds a register after
 //              E(R) xor K, before the S-boxes, for a higher clock
 // Ports (docs/cores.md, with 64-bit blocks and a 192-bit key port)
-//   clk, rst        : clock; synchronous active-high reset (clears data, tags, slots)
+//   clk, rst        : clock; synchronous active-high reset (clears data, tags, slots,
+//                     credits)
 //   zeroize         : one-cycle pulse: invalidates every slot, aborts a key load,
-//                     scrubs all subkey memories; blocks still in the pipeline (except
-//                     the one in the output register) come out with err = 1
+//                     scrubs all subkey memories and the output buffer's RAM; blocks
+//                     still in the pipeline or buffered (except the one in the output
+//                     register) come out with err = 1
 //   key_valid/key_ready/key_slot/key_bytes/key_data : key-load handshake; key_bytes 24
 //                     (keying option 1: K1, K2, K3 in bytes 0..7, 8..15, 16..23) or 16
 //                     (keying option 2: K1, K2; K3 = K1); any other length makes the
@@ -32,15 +39,18 @@
 //   Latency: an input accepted at rising edge E is presented on m_axis after edge
 //   E + 48 * RND_REGS - 1, i.e. 48 * RND_REGS clocks in the counting of docs/cores.md.
 //   Throughput: one block per clock while m_axis_tready is high.
-//   Stall: en = !m_axis_tvalid || m_axis_tready advances every pipeline register;
-//   s_axis_tready = en, except that a block is held off while its slot is being
-//   loaded or requested (key_valid with key_slot equal to the block's slot).
+//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
+//   clog2(48 * RND_REGS + 1), i.e. 65 or 129 blocks accepted and not yet taken), except
+//   that a block is held off while its slot is being loaded or requested (key_valid with
+//   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is in the pipeline (any register but the output
 //   register). A legal load keeps key_ready low for 48 clocks after the handshake;
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
 // Left behind: a stage's data register keeps the state of the last block that passed it
-//   until the next block, zeroize or rst; the output register holds zero for bubbles.
+//   until the next block, zeroize or rst; a stage's subkey register the last subkey it
+//   read (zero after the scrub); the output buffer's RAM the last results that went
+//   through it until they are overwritten, or until zeroize / rst wipes it.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -72,12 +82,20 @@ module tdea_pipe #(
         `AESIP_CHECK(TAG_W >= 1, tdea_pipe_TAG_W_below_1, "tdea_pipe: TAG_W must be >= 1")
         `AESIP_CHECK(RND_REGS == 1 || RND_REGS == 2, tdea_pipe_RND_REGS_not_1_or_2,
                      "tdea_pipe: RND_REGS must be 1 or 2")
+        // the output buffer's wipe (2**DAW clocks after zeroize) ends before a block with
+        // a new key (load >= 48 clocks, then PN clocks in the pipeline) can reach it
+        `AESIP_CHECK((1 << DAW) >= PN + 1 && (1 << DAW) <= 48 + PN, tdea_pipe_DAW_internal,
+                     "tdea_pipe: internal output-buffer depth out of range")
     endgenerate
 
     localparam SBW   = TAG_W + SLOT_W + 2;
     localparam NSLOT = 1 << SLOT_W;
     localparam AW    = SLOT_W + 1;
     localparam NST   = 48;
+    localparam PN    = NST * RND_REGS;           // pipeline registers before the output
+    localparam DAW   = (PN + 1 <= 64) ? 6 : 7;   // clog2(PN + 1)
+    localparam CW    = DAW + 2;                  // credit counter width
+    localparam [CW-1:0] CAP = (1 << DAW) + 1;    // blocks accepted and not yet taken
 
     reg [NSLOT-1:0] slot_ok;
 
@@ -85,8 +103,9 @@ module tdea_pipe #(
     wire [SBW*NST-1:0]   st_sb;
     wire [64*NST-1:0]    st_d;
     wire [NSLOT*NST-1:0] st_busy;
-
-    wire en = !st_v[NST-1] || m_axis_tready;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [AW*NST-1:0]    st_nx;            // subkey read addresses one clock ahead (last: unused)
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // input side
     wire [SLOT_W-1:0] in_slot = s_axis_tuser[SLOT_W:1];
@@ -97,8 +116,24 @@ module tdea_pipe #(
     reg [SLOT_W-1:0]  ld_slot;
     wire in_loading = ld_busy && (in_slot == ld_slot);
     wire in_keyreq  = key_valid && (key_slot == in_slot);
-    assign s_axis_tready = en && !in_loading && !in_keyreq;
+    reg  [CW-1:0] credits_used;       // accepted and not yet taken on m_axis
+    reg           room;               // credits_used < CAP
+    wire          out_taken;
+    assign s_axis_tready = room && !in_loading && !in_keyreq;
     wire in_acc = s_axis_tvalid && s_axis_tready;
+    // room = credits_used < CAP without the adder on its path (as in aes_pipe): one more
+    // block in (none out) leaves room iff credits_used < CAP - 1, one out always does
+    wire below_capm1 = credits_used < CAP - 1'b1;
+    always @(posedge clk) begin
+        if (rst) begin
+            credits_used <= {CW{1'b0}};
+            room         <= 1'b1;
+        end else begin
+            credits_used <= credits_used + {{(CW-1){1'b0}}, in_acc} - {{(CW-1){1'b0}}, out_taken};
+            if (out_taken && !in_acc)      room <= 1'b1;
+            else if (in_acc && !out_taken) room <= below_capm1;
+        end
+    end
     wire in_err = !slot_ok[in_slot] || zeroize;
     wire [SBW-1:0] in_sb = {in_tag, in_slot, in_dec, in_err};
     wire [63:0] in_lr;
@@ -116,14 +151,17 @@ module tdea_pipe #(
         for (j = 0; j < NST; j = j + 1) begin : g_st
             wire           pv;
             wire [SBW-1:0] psb;
+            wire [AW-1:0]  pre;
             wire [63:0]    pd;
             if (j == 0) begin : g_first
                 assign pv  = in_acc;
                 assign psb = in_sb;
+                assign pre = {AW{1'b0}};
                 assign pd  = in_lr;
             end else begin : g_next
                 assign pv  = st_v[j-1];
                 assign psb = st_sb[SBW*(j-1) +: SBW];
+                assign pre = st_nx[AW*(j-1) +: AW];
                 assign pd  = st_d[64*(j-1) +: 64];
             end
             // stage j takes encryption subkey j (entry {slot,0}) and decryption subkey
@@ -131,17 +169,27 @@ module tdea_pipe #(
             wire           we = scrub_busy || (x_valid && (x_idx == j || x_idx == NST - 1 - j));
             wire [AW-1:0]  wa = scrub_busy ? scrub_addr : {ld_slot, x_idx != j};
             tdea_pipe_stage #(.SLOT_W(SLOT_W), .TAG_W(TAG_W), .RND_REGS(RND_REGS), .J(j)) u_stage (
-                .clk(clk), .rst(rst), .en(en), .kill(zeroize),
-                .in_valid(pv), .in_sb(psb), .in_data(pd),
+                .clk(clk), .rst(rst), .kill(zeroize), .pre_addr(pre),
+                .in_valid(pv), .in_sb(psb), .in_data(pd), .nx_addr(st_nx[AW*j +: AW]),
                 .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_data(st_d[64*j +: 64]),
                 .busy_slots(st_busy[NSLOT*j +: NSLOT]),
                 .we(we), .waddr(wa), .wdata(scrub_busy ? 48'd0 : x_data));
         end
     endgenerate
 
-    assign m_axis_tvalid = st_v[NST-1];
-    assign m_axis_tuser  = {st_sb[SBW*(NST-1)+SLOT_W+2 +: TAG_W], st_sb[SBW*(NST-1)]};
-    tdea_perm #(.FINAL(1)) u_fp (.in(st_d[64*(NST-1) +: 64]), .out(m_axis_tdata));
+    // output buffer: round 47's result (zero when err) after IP^-1 (wiring)
+    wire [63:0] fp_out;
+    tdea_perm #(.FINAL(1)) u_fp (.in(st_d[64*(NST-1) +: 64]), .out(fp_out));
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire obuf_wiping;
+    /* verilator lint_on UNUSEDSIGNAL */
+    pipe_obuf #(.DW(64), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
+        .clk(clk), .rst(rst), .kill(zeroize),
+        .in_valid(st_v[NST-1]), .in_err(st_sb[SBW*(NST-1)]),
+        .in_tag(st_sb[SBW*(NST-1)+SLOT_W+2 +: TAG_W]), .in_data(fp_out),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
+        .taken(out_taken), .wiping(obuf_wiping));
 
     // slots used by blocks that still have a round ahead of them
     reg [NSLOT-1:0] inflight;

@@ -4,10 +4,18 @@
 //
 // Round J of a block is round J of the TDEA encryption (subkey index J of
 // tdea_keysched) or of the decryption (subkey index 47 - J): the stage's memory holds
-// both, at address {slot, dec}, written by the loader of tdea_pipe. The subkey is read
-// at the address of the block entering the stage. Rounds 15, 31 and 47 (the last round
-// of each DES operation) do not swap the halves (tdea_des_sp), so the next DES
-// operation continues on the pre-output, and IP^-1 follows round 47 only.
+// both, at address {slot, dec}, written by the loader of tdea_pipe. Rounds 15, 31 and 47
+// (the last round of each DES operation) do not swap the halves (tdea_des_sp), so the
+// next DES operation continues on the pre-output, and IP^-1 follows round 47 only.
+//
+// Subkey read: stage 0 reads its memory at the address of the block on its input
+// (asynchronous LUT-RAM read in front of the round logic). Every later stage reads one
+// clock ahead: at the address `pre_addr` of the block that enters the previous stage's last
+// register at the next edge, into a subkey register, so that the round starts from
+// registers only (subkey register, block register) and no memory read lies on the path.
+//
+// The pipeline runs free (no enable): tdea_pipe admits a block only when its output
+// buffer has room for it (credits).
 //
 // Sideband `sb` (travels with the block, width SBW = TAG_W + SLOT_W + 2):
 //   bit 0 err, bit 1 dec, bits [SLOT_W+1:2] slot, bits [SBW-1:SLOT_W+2] tag.
@@ -19,20 +27,23 @@
 //              E(R) xor K (before the S-boxes)
 //   J        : round index, 0 .. 47
 // Ports
-//   clk, rst   : clock; synchronous reset, clears all registers (valid, sideband, data)
-//   en         : global pipeline enable; every register of the stage advances when high
-//   kill       : sets err on every register of the stage except the output register of
-//                round 47, and clears their data (zeroize; works also when en is low)
+//   clk, rst   : clock; synchronous reset, clears the valid bits, sidebands and data
+//   kill       : sets err on every register of the stage and clears their data
+//                (zeroize)
+//   pre_addr   : (J >= 1) subkey address {slot, dec} of the block entering the
+//                previous stage's last register at the next edge (its `nx_addr`);
+//                unused in stage 0
 //   in_valid/in_sb/in_data    : block entering the stage ({L, R}, DES bit order)
-//   out_valid/out_sb/out_data : the stage's last register. In round 47 out_data is
-//                forced to zero unless the block is valid and err = 0.
-//   busy_slots : bit s set when a valid block of slot s is in a register of this stage,
-//                except the output register of round 47 (conservative: a block in the
-//                middle register of round 47 is counted too)
+//   nx_addr    : subkey address of the block going into this stage's last register at
+//                the next edge (the next stage's pre_addr)
+//   out_valid/out_sb/out_data : the stage's last register; in round 47 there is none:
+//                the round's result itself, forced to zero unless the block is valid and
+//                err = 0 (the core's output buffer registers it)
+//   busy_slots : bit s set when a valid block of slot s is in a register of this stage
 //   we/waddr/wdata : write port of the stage's subkey memory
 // Data and sideband registers load only when a valid block enters them; valid bits load
-// on every enable. The output register of round 47 loads on every enable, zero data for
-// bubbles. Latency through the stage: RND_REGS clocks with en high.
+// every clock. Latency through the stage: RND_REGS clocks (round 47: RND_REGS - 1, the
+// output buffer's register being its last).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -43,12 +54,15 @@ module tdea_pipe_stage #(
     parameter J        = 0
 ) (
     input  wire                     clk,
-    input  wire                     rst,
-    input  wire                     en,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                     rst,      // (unused in round 47 with RND_REGS = 1)
     input  wire                     kill,
+    input  wire [SLOT_W:0]          pre_addr, // (unused in stage 0)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                     in_valid,
     input  wire [TAG_W+SLOT_W+1:0]  in_sb,
     input  wire [63:0]              in_data,
+    output wire [SLOT_W:0]          nx_addr,
     output wire                     out_valid,
     output wire [TAG_W+SLOT_W+1:0]  out_sb,
     output wire [63:0]              out_data,
@@ -73,9 +87,23 @@ module tdea_pipe_stage #(
 
     // subkey of the block entering the stage
     wire [47:0] sk;
-    tdea_skmem #(.AW(SLOT_W + 1)) u_mem (
-        .clk(clk), .we(we), .waddr(waddr), .wdata(wdata),
-        .raddr(in_sb[SLOT_W+1:1]), .rdata(sk));
+    generate
+        if (J == 0) begin : g_sk_async
+            tdea_skmem #(.AW(SLOT_W + 1)) u_mem (
+                .clk(clk), .we(we), .waddr(waddr), .wdata(wdata),
+                .raddr(in_sb[SLOT_W+1:1]), .rdata(sk));
+        end else begin : g_sk_pre
+            // read one clock ahead; the register holds whatever was last read (a subkey
+            // of a slot in use, or zero after the scrub), like the memory itself
+            wire [47:0] sk_rd;
+            reg  [47:0] sk_r;
+            tdea_skmem #(.AW(SLOT_W + 1)) u_mem (
+                .clk(clk), .we(we), .waddr(waddr), .wdata(wdata),
+                .raddr(pre_addr), .rdata(sk_rd));
+            always @(posedge clk) sk_r <= sk_rd;
+            assign sk = sk_r;
+        end
+    endgenerate
 
     // first half of the round on the stage input
     wire [47:0] x_in;
@@ -100,13 +128,11 @@ module tdea_pipe_stage #(
                     lr  <= 64'd0;
                     xr  <= 48'd0;
                 end else begin
-                    if (en) begin
-                        v <= in_valid;
-                        if (in_valid) begin
-                            sbr <= in_sb;
-                            lr  <= in_data;
-                            xr  <= x_in;
-                        end
+                    v <= in_valid;
+                    if (in_valid) begin
+                        sbr <= in_sb;
+                        lr  <= in_data;
+                        xr  <= x_in;
                     end
                     if (kill) begin
                         sbr[0] <= 1'b1;
@@ -133,36 +159,43 @@ module tdea_pipe_stage #(
     wire [63:0] rnd;
     tdea_des_sp u_sp (.x(m_x), .lr(m_lr), .swap(SWAP), .out(rnd));
 
-    // the stage's output register
-    reg             o_v;
-    reg [SBW-1:0]   o_sb;
-    reg [63:0]      o_d;
-    always @(posedge clk) begin
-        if (rst) begin
-            o_v  <= 1'b0;
-            o_sb <= {SBW{1'b0}};
-            o_d  <= 64'd0;
-        end else begin
-            if (en) begin
-                o_v <= m_v;
-                if (LAST != 0) begin
-                    o_sb <= m_v ? m_sb : {SBW{1'b0}};
-                    o_d  <= (m_v && !m_sb[0]) ? rnd : 64'd0;
-                end else if (m_v) begin
-                    o_sb <= m_sb;
-                    o_d  <= rnd;
+    assign nx_addr = m_sb[SLOT_W+1:1];
+
+    generate
+        if (LAST != 0) begin : g_last
+            // round 47: the result goes straight into the output buffer's register
+            assign out_valid  = m_v;
+            assign out_sb     = m_v ? m_sb : {SBW{1'b0}};
+            assign out_data   = (m_v && !m_sb[0]) ? rnd : 64'd0;
+            assign busy_slots = m_busy;
+        end else begin : g_reg
+            // the stage's output register
+            reg             o_v;
+            reg [SBW-1:0]   o_sb;
+            reg [63:0]      o_d;
+            always @(posedge clk) begin
+                if (rst) begin
+                    o_v  <= 1'b0;
+                    o_sb <= {SBW{1'b0}};
+                    o_d  <= 64'd0;
+                end else begin
+                    o_v <= m_v;
+                    if (m_v) begin
+                        o_sb <= m_sb;
+                        o_d  <= rnd;
+                    end
+                    if (kill) begin
+                        o_sb[0] <= 1'b1;
+                        o_d     <= 64'd0;
+                    end
                 end
             end
-            if (kill && LAST == 0) begin
-                o_sb[0] <= 1'b1;
-                o_d     <= 64'd0;
-            end
+            assign out_valid  = o_v;
+            assign out_sb     = o_sb;
+            assign out_data   = o_d;
+            assign busy_slots = m_busy | (o_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << o_sb[SLOT_W+1:2])
+                                              : {NSLOT{1'b0}});
         end
-    end
-    assign out_valid = o_v;
-    assign out_sb    = o_sb;
-    assign out_data  = o_d;
-    assign busy_slots = m_busy | ((o_v && LAST == 0) ? ({{(NSLOT-1){1'b0}}, 1'b1} << o_sb[SLOT_W+1:2])
-                                                     : {NSLOT{1'b0}});
+    endgenerate
 endmodule
 `default_nettype wire

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// aes_pipe_obuf: output buffer of aes_pipe. The pipeline in front of it runs free (no
-// clock enable); aes_pipe admits a block only while it holds a credit, so every block
-// that leaves the last round finds room here, and the m_axis_tready -> s_axis_tready
-// path of a globally enabled pipeline does not exist.
+// pipe_obuf: output buffer of the free-running block pipelines aes_pipe (DW 128) and
+// tdea_pipe (DW 64). The pipeline in front of it runs free (no clock enable); the core
+// admits a block only while it holds a credit, so every block that leaves the last round
+// finds room here, and the m_axis_tready -> s_axis_tready path of a globally enabled
+// pipeline does not exist.
 //
 // Structure, oldest block first: the output register O (m_axis_*), a skid register S,
 // a head register R and a FIFO of 2**DAW entries (data and tags in distributed RAM, the
@@ -22,6 +23,7 @@
 //   * S and R read zero while empty, when they hold an err block, and after kill.
 //
 // Parameters
+//   DW    : block width in bits (>= 1, default 128)
 //   DAW   : FIFO address width (>= 1): 2**DAW entries, plus the O, S and R registers
 //   TAG_W : tag width (>= 1)
 // Ports
@@ -32,7 +34,7 @@
 //                   there or moving in at this edge, is kept (AXI4-Stream: valid data do
 //                   not change until taken); the data RAM is then wiped
 //   in_valid      : a block leaves the last round this cycle (never more than the
-//                   credits aes_pipe handed out, so the buffer cannot overflow)
+//                   credits the core handed out, so the buffer cannot overflow)
 //   in_err/in_tag/in_data : that block; in_data must already be zero when in_err is set
 //   m_axis_*      : output stream; tuser = {tag, err}; tdata is zero when err is set
 //   taken         : m_axis_tvalid && m_axis_tready (one credit returns)
@@ -42,7 +44,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
-module aes_pipe_obuf #(
+module pipe_obuf #(
+    parameter DW    = 128,
     parameter DAW   = 4,
     parameter TAG_W = 8
 ) (
@@ -52,25 +55,26 @@ module aes_pipe_obuf #(
     input  wire             in_valid,
     input  wire             in_err,
     input  wire [TAG_W-1:0] in_tag,
-    input  wire [127:0]     in_data,
+    input  wire [DW-1:0]     in_data,
     output wire             m_axis_tvalid,
     input  wire             m_axis_tready,
-    output wire [127:0]     m_axis_tdata,
+    output wire [DW-1:0]     m_axis_tdata,
     output wire [TAG_W:0]   m_axis_tuser,
     output wire             taken,
     output wire             wiping
 );
     // parameter limits (documented above), checked at elaboration
     generate
-        `AESIP_CHECK(DAW >= 1, aes_pipe_obuf_DAW_below_1, "aes_pipe_obuf: DAW must be >= 1")
-        `AESIP_CHECK(TAG_W >= 1, aes_pipe_obuf_TAG_W_below_1, "aes_pipe_obuf: TAG_W must be >= 1")
+        `AESIP_CHECK(DAW >= 1, pipe_obuf_DAW_below_1, "pipe_obuf: DAW must be >= 1")
+        `AESIP_CHECK(DW >= 1, pipe_obuf_DW_below_1, "pipe_obuf: DW must be >= 1")
+        `AESIP_CHECK(TAG_W >= 1, pipe_obuf_TAG_W_below_1, "pipe_obuf: TAG_W must be >= 1")
     endgenerate
 
     localparam DEPTH = 1 << DAW;
 
     // distributed RAM: an inferred block RAM has no output register in Yosys (its
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
-    (* ram_style = "distributed" *) reg [127:0]     data_mem [0:DEPTH-1];
+    (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
     (* ram_style = "distributed" *) reg [TAG_W-1:0] tag_mem  [0:DEPTH-1];
     reg [DEPTH-1:0] err_flags;
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
@@ -79,13 +83,13 @@ module aes_pipe_obuf #(
 
     reg             s_valid, s_err;        // skid register S (from the input)
     reg [TAG_W-1:0] s_tag;
-    reg [127:0]     s_data;
+    reg [DW-1:0]     s_data;
     reg             r_valid, r_err;        // head register R (from the RAM)
     reg [TAG_W-1:0] r_tag;
-    reg [127:0]     r_data;
+    reg [DW-1:0]     r_data;
     reg             out_valid, out_err;    // output register O
     reg [TAG_W-1:0] out_tag;
-    reg [127:0]     out_data;
+    reg [DW-1:0]     out_data;
 
     wire fifo_empty = (wr_ptr == rd_ptr);
     wire out_free   = !out_valid || m_axis_tready;
@@ -104,7 +108,7 @@ module aes_pipe_obuf #(
 
     wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
-    wire [127:0]     head_data = data_mem[rd_addr];
+    wire [DW-1:0]     head_data = data_mem[rd_addr];
     wire [TAG_W-1:0] head_tag  = tag_mem[rd_addr];
     wire             head_err  = err_flags[rd_addr];
 
@@ -118,7 +122,7 @@ module aes_pipe_obuf #(
     // write enables. The wipe has priority on the data RAM (a block pushed while the RAM
     // is wiped carries err, so its data is not needed: it reads as zero through its flag).
     always @(posedge clk) begin
-        if (wipe_busy) data_mem[wipe_addr] <= 128'd0;
+        if (wipe_busy) data_mem[wipe_addr] <= {DW{1'b0}};
         else if (in_valid) data_mem[wr_addr] <= in_data;
     end
     always @(posedge clk) begin
@@ -166,7 +170,7 @@ module aes_pipe_obuf #(
 
     // S: loads the arriving block; zero while empty and after kill (err set)
     always @(posedge clk) begin
-        if (rst || kill || (s_to_o && !in_to_s)) s_data <= 128'd0;
+        if (rst || kill || (s_to_o && !in_to_s)) s_data <= {DW{1'b0}};
         else if (in_to_s) s_data <= in_data;
     end
     always @(posedge clk) begin
@@ -180,7 +184,7 @@ module aes_pipe_obuf #(
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
     // the register's enable and clear; zero while empty, for an err entry and after kill
     always @(posedge clk) begin
-        if (rst || kill || (pop && head_err) || (r_to_o && !pop)) r_data <= 128'd0;
+        if (rst || kill || (pop && head_err) || (r_to_o && !pop)) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
     end
     always @(posedge clk) begin
@@ -197,7 +201,7 @@ module aes_pipe_obuf #(
         if (rst) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
-            out_data <= 128'd0;
+            out_data <= {DW{1'b0}};
         end else if (s_to_o) begin
             out_err  <= s_err;
             out_tag  <= s_tag;
@@ -213,7 +217,7 @@ module aes_pipe_obuf #(
         end else if (out_free) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
-            out_data <= 128'd0;
+            out_data <= {DW{1'b0}};
         end
     end
 
