@@ -44,13 +44,15 @@
 //   that a block is held off while its slot is being loaded or requested (key_valid with
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
-//   block of the requested slot is in the pipeline (any register but the output
-//   register). A legal load keeps key_ready low for 48 clocks after the handshake;
+//   block of the requested slot is in the pipeline (any register before the output
+//   buffer). A legal load keeps key_ready low for 50 clocks after the handshake (48
+//   subkeys, then 2 clocks of write pipeline);
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
 // Left behind: a stage's data register keeps the state of the last block that passed it
 //   until the next block, zeroize or rst; a stage's subkey register the last subkey it
 //   read (zero after the scrub); the output buffer's RAM the last results that went
-//   through it until they are overwritten, or until zeroize / rst wipes it.
+//   through it until they are overwritten, or until zeroize / rst wipes it; the write
+//   pipeline's data registers the last subkey written (zero after the scrub).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -145,6 +147,33 @@ module tdea_pipe #(
     wire [47:0] x_data;
     reg          scrub_busy;
     reg [AW-1:0] scrub_addr;
+    // Write pipeline: the loader's subkey (a rotation of the key by its round index) and
+    // the scrub go through a register (k1_*), then each stage registers its own write
+    // enable and address while one shared register holds the data (k2_data), so neither
+    // the subkey computation nor a decode lies on the wires to the 48 memories. A write
+    // lands two clocks after the loader presents it; the slot becomes valid with its last
+    // write (k2_done). Zeroize drops the load's writes still in the pipeline (the scrub
+    // behind them clears every entry anyway).
+    reg          k1_valid, k1_scrub, k2_done;
+    reg [5:0]    k1_idx;
+    reg [47:0]   k1_data, k2_data;
+    reg [AW-1:0] k1_saddr;
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            k1_valid <= 1'b0;
+            k2_done  <= 1'b0;
+        end else begin
+            k1_valid <= x_valid;
+            k2_done  <= k1_valid && k1_idx == 6'd47;
+        end
+    end
+    always @(posedge clk) begin
+        k1_scrub <= scrub_busy;
+        k1_saddr <= scrub_addr;
+        k1_idx   <= x_idx;
+        k1_data  <= x_data;
+        k2_data  <= k1_scrub ? 48'd0 : k1_data;
+    end
 
     genvar j;
     generate
@@ -166,14 +195,18 @@ module tdea_pipe #(
             end
             // stage j takes encryption subkey j (entry {slot,0}) and decryption subkey
             // 47 - j (entry {slot,1})
-            wire           we = scrub_busy || (x_valid && (x_idx == j || x_idx == NST - 1 - j));
-            wire [AW-1:0]  wa = scrub_busy ? scrub_addr : {ld_slot, x_idx != j};
+            reg            we;
+            reg [AW-1:0]   wa;
+            always @(posedge clk) begin
+                we <= k1_scrub || (k1_valid && (k1_idx == j || k1_idx == NST - 1 - j));
+                wa <= k1_scrub ? k1_saddr : {ld_slot, k1_idx != j};
+            end
             tdea_pipe_stage #(.SLOT_W(SLOT_W), .TAG_W(TAG_W), .RND_REGS(RND_REGS), .J(j)) u_stage (
                 .clk(clk), .rst(rst), .kill(zeroize), .pre_addr(pre),
                 .in_valid(pv), .in_sb(psb), .in_data(pd), .nx_addr(st_nx[AW*j +: AW]),
                 .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_data(st_d[64*j +: 64]),
                 .busy_slots(st_busy[NSLOT*j +: NSLOT]),
-                .we(we), .waddr(wa), .wdata(scrub_busy ? 48'd0 : x_data));
+                .we(we), .waddr(wa), .wdata(k2_data));
         end
     endgenerate
 
@@ -230,7 +263,7 @@ module tdea_pipe #(
                     ld_slot <= key_slot;
                 end
             end
-            if (x_valid && x_idx == 6'd47) begin
+            if (k2_done) begin                // the last subkey is in its memory
                 ld_busy <= 1'b0;
                 slot_ok[ld_slot] <= 1'b1;
             end
