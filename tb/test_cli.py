@@ -654,6 +654,41 @@ def test_bench_table():
         assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == 2 * 2, p.stdout
 
 
+def test_ccmp_checker_catches_mismatches():
+    """The checker behind the ccmp records (aesip.ccmp_bench.check, host side): results
+    equal to the reference pass; a flipped output byte, a wrong PN or Key ID on a
+    decryption, an error status or a flagged frame are each reported."""
+    import random
+    from aesip import ccmp_bench, ccmp_iface
+    cmds, _meas = ccmp_bench.plan(random.Random(5), sizes=(0, 20), packets=2)
+    key = bytes.fromhex(cmds[0]["key"])
+    res = [{"cycle": 1}]
+    for c in cmds[1:]:
+        fr = []
+        for f in c["frames"]:
+            plain = bytes.fromhex(f["plain"])
+            out = (ref.ccmp_protect(key, plain, f["pn"], f["key_id"]) if f["op"] == "ccmp-encrypt" else plain)
+            fr.append({"err": ccmp_iface.ERR_OK, "out": out.hex(), "flag": 0, "pn": f["pn"] if f["op"] ==
+                       "ccmp-decrypt" else 0, "key_id": f["key_id"] if f["op"] == "ccmp-decrypt" else 0})
+        res.append({"frames": fr})
+    n, bad = ccmp_bench.check(cmds, res)
+    assert n == 2 * 2 * 3 and not bad
+    enc = next(i for i, c in enumerate(cmds) if c["cmd"] == "burst" and c["frames"][0]["op"] == "ccmp-encrypt")
+    dec = next(i for i, c in enumerate(cmds) if c["cmd"] == "burst" and c["frames"][0]["op"] == "ccmp-decrypt")
+    for ci, field, value in ((enc, "out", None), (dec, "out", None), (dec, "pn", 1 << 40), (dec, "key_id", 9),
+                             (enc, "err", ccmp_iface.ERR_AUTH), (enc, "flag", 1)):
+        wrong = json.loads(json.dumps(res))
+        f = wrong[ci]["frames"][0]
+        if field == "out":
+            b = bytearray.fromhex(f["out"])
+            b[-1] ^= 1
+            f["out"] = b.hex()
+        else:
+            f[field] = value
+        _n, bad = ccmp_bench.check(cmds, wrong)
+        assert len(bad) == 1 and bad[0]["command"] == ci, (field, bad)
+
+
 def test_bench_ccmp():
     """The 802.11 CCMP front-end records (ccmp_top on aes_mode_engine on aes_iter128,
     every output MPDU checked by the CLI against aesip.ref's construction of the standard):
