@@ -30,6 +30,14 @@ Multi-packet CCM records (engine 'ccm-multi-pipe': aes_mode_multi with LANES = `
 (16) lanes on one shared pair of aes_pipe cores, measured whenever `pipe` is benchmarked):
 the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back.
 
+CCMP records (engine 'ccmp-<core>': the IEEE 802.11 CCMP front end ccmp_top on
+aes_mode_engine on that core; 'ccmp-multi-pipe': ccmp_top with MULTI = 1, aes_mode_multi
+with 2 lanes on aes_pipe, made when `pipe` is benchmarked; `--ccmp-sizes` MSDU sizes,
+default 64,256,1500,2304, 'none' for no records; aesip/ccmp_bench.py gives the method and
+fields): ops 'ccmp-encrypt' and 'ccmp-decrypt' of QoS Data MPDUs, AES-128, one MPDU
+alone and `--ccm-packets` back to back, every output MPDU checked against the standard's
+construction (aesip.ref.ccmp_protect / ccmp_unprotect).
+
 Channel records (engines 'chan-pipe' and 'chan-tdea-pipe': chan_engine with 128
 channel contexts on aes_pipe / tdea_pipe, made when `pipe` is benchmarked and
 `--channels` is not 'none'; aesip/chan_bench.py gives the method and fields): CBC
@@ -57,7 +65,7 @@ import random
 import sys
 from collections import Counter
 
-from aesip import chan_bench, engine_bench, ref, rekey_bench, rtl, session, throughput
+from aesip import ccmp_bench, chan_bench, engine_bench, ref, rekey_bench, rtl, session, throughput
 from aesip.errors import EXIT_SIM, SimError, UsageError
 
 KEY_BITS = (128, 192, 256)
@@ -214,6 +222,15 @@ def format_ccm_table(recs: list[dict]) -> str:
     ])
 
 
+def format_ccmp_table(recs: list[dict]) -> str:
+    head = ("engine", "op", "key", "bytes", "packets", "cycles", "cyc/packet", "bits/cycle", "latency")
+    return _table(head, [
+        (r["engine"], r["op"], str(r["key_bits"]), str(r["bytes_per_packet"]), str(r["packets"]), str(r["cycles"]),
+         f"{r['cycles_per_packet']:g}", f"{r['bits_per_cycle']:g}", str(r["latency_cycles"]))
+        for r in recs
+    ])
+
+
 def format_chan_table(recs: list[dict]) -> str:
     head = ("engine", "op", "depth", "channels", "packets", "cycles", "bits/cycle", "blk/clk/pipe", "latency")
     return _table(head, [
@@ -267,10 +284,11 @@ def bench_main(args) -> int:
     if args.rekeys < 0:
         raise UsageError("--rekeys must not be negative")
     sizes = parse_sizes(args.ccm_sizes)
+    ccmp_sizes = parse_list(args.ccmp_sizes, "--ccmp-sizes", 0, ccmp_bench.BODY_MAX)
     channels = parse_list(args.channels, "--channels", 1, 2 ** chan_bench.CH_W)
     chan_rr = parse_list(args.chan_round_regs, "--chan-round-regs", 1, 4)
     seed = args.seed if args.seed is not None else 1
-    all_recs, ccm_recs, rekey_recs, chan_recs = [], [], [], []
+    all_recs, ccm_recs, rekey_recs, chan_recs, ccmp_recs = [], [], [], [], []
     failed = sim_failed = False
 
     def measure(label: str, what: str, wrong: str, fn) -> list[dict] | None:
@@ -318,6 +336,11 @@ def bench_main(args) -> int:
                                    "channel(s) differ from the reference",
                                    lambda: chan_bench.run(core, args.sim, seed, channels, rr))
                     chan_recs.extend(recs or [])
+        for fe in ([e, rtl.MULTI_ENGINE] if e == "pipe" else [e]) if ccmp_sizes else []:
+            name = "multi-pipe" if fe == rtl.MULTI_ENGINE else fe
+            recs = measure(f"ccmp-{name}", "ccmp_top, 802.11 CCMP front end", "MPDU(s) differ from the reference",
+                           lambda: ccmp_bench.run(fe, args.sim, ccmp_sizes, args.ccm_packets, seed))
+            ccmp_recs.extend(recs or [])
         if not sizes:
             continue
         recs = measure(f"ccm-{e}", "mode engine", "packet(s) differ from the reference",
@@ -331,7 +354,7 @@ def bench_main(args) -> int:
                        lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed))
         ccm_recs.extend(recs or [])
     if args.update_docs and not (failed or sim_failed) and args.sim == "verilator":
-        throughput.merge_bench(all_recs + ccm_recs + rekey_recs + chan_recs)
+        throughput.merge_bench(all_recs + ccm_recs + ccmp_recs + rekey_recs + chan_recs)
         throughput.update_docs()
         print(f"aesip bench: updated {throughput.BENCH_RESULTS.relative_to(throughput.ROOT)} "
               "and the Gbit/s tables", file=sys.stderr)
@@ -339,7 +362,7 @@ def bench_main(args) -> int:
         print("aesip bench: --update-docs takes figures only from a complete Verilator run "
               "without mismatches; nothing written", file=sys.stderr)
     if args.json:
-        print(json.dumps(all_recs + ccm_recs + rekey_recs + chan_recs, indent=1))
+        print(json.dumps(all_recs + ccm_recs + ccmp_recs + rekey_recs + chan_recs, indent=1))
     else:
         if all_recs:
             print(format_table(all_recs))
@@ -352,13 +375,19 @@ def bench_main(args) -> int:
                   "handshake to the last packet's last result; latency: of one packet alone (clocks); "
                   "blk/clk/pipe: AES blocks sent to the two cores / cycles / 2; ccm-multi-pipe: "
                   f"aes_mode_multi, {MULTI_LANES} packets in flight on one pair of aes_pipe cores")
+        if ccmp_recs:
+            print(("\n" if all_recs or ccm_recs else "") + format_ccmp_table(ccmp_recs))
+            print(f"\nIEEE 802.11 CCMP front end (ccmp_top), AES-128, QoS Data MPDUs with a "
+                  f"{ccmp_bench.HEADER_BYTES}-byte header; bytes: MSDU (frame body) per MPDU; bits/cycle: MSDU "
+                  "bits per clock; cycles: first sideband handshake to the last MPDU's last result; latency: of "
+                  "one MPDU alone (clocks); ccmp-multi-pipe: ccmp_top with MULTI = 1 (aes_mode_multi, 2 lanes)")
         if chan_recs:
-            print(("\n" if all_recs or ccm_recs else "") + format_chan_table(chan_recs))
+            print(("\n" if all_recs or ccm_recs or ccmp_recs else "") + format_chan_table(chan_recs))
             print(f"\nCBC encryption on chan_engine: {chan_bench.PACKET_BYTES}-byte packets on C channels, beats "
                   "interleaved round robin; depth: pipeline clocks of the core; blk/clk/pipe: cipher blocks / "
                   "cycles; latency: first data handshake to first result (clocks)")
         if rekey_recs:
-            print(("\n" if all_recs or ccm_recs or chan_recs else "") + format_rekey_table(rekey_recs))
+            print(("\n" if all_recs or ccm_recs or ccmp_recs or chan_recs else "") + format_rekey_table(rekey_recs))
             print(f"\nLive rekey on aesip_top: AES-128 keys committed over AXI4-Lite to slot 0 while CCM packets "
                   f"({rekey_recs[0]['bytes_per_packet']} bytes, {rekey_recs[0]['aad_bytes']} of AAD) on slot 0 run at "
                   "full load, every packet checked against aesip.ref under the key in force at its start; lost: "

@@ -2,7 +2,7 @@
 """`aesip` command line: argument parsing and dispatch, nothing else.
 
     aesip run   [--engine iter32|iter128|pipe] [--sim verilator|icarus] [-i IN] [-o OUT]
-    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N] [--channels LIST] [--chan-round-regs LIST] [--rekeys N]
+    aesip bench [--json] [--update-docs] [--engine ...] [--sim ...] [--blocks N] [--ccm-sizes LIST] [--ccm-packets N] [--ccmp-sizes LIST] [--channels LIST] [--chan-round-regs LIST] [--rekeys N]
     aesip synth [...]            (aesip.synth.synth_main)
     aesip demo  [--engine ...] [--sim ...] [--random N] [--seed S] [--kat all|some|none] [--ccm N]
     aesip demo --top [--ccm-core CORE] [--seed S]   (aesip.top_demo.top_demo_main)
@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ccm-sizes", default="16,64,256,1500", metavar="LIST",
                    help="CCM payload sizes in bytes for the mode-engine records (default 16,64,256,1500; "
                    "'none': no CCM records)")
+    b.add_argument("--ccmp-sizes", default="64,256,1500,2304", metavar="LIST",
+                   help="MSDU sizes in bytes for the 802.11 CCMP front-end records (ccmp_top, encrypt and "
+                   "decrypt; default 64,256,1500,2304; 'none': no CCMP records)")
     b.add_argument("--update-docs", action="store_true",
                    help="merge the records into syn/bench.json and rewrite the Gbit/s tables "
                         "(bits/cycle x ECP5 Fmax) in docs/synthesis.md and README.md")

@@ -495,6 +495,12 @@ def test_bench_json():
     for r in recs:
         for f in CONTRACT_FIELDS:
             assert f in r, (f, r)
+    ccmp = [r for r in recs if r["engine"].startswith("ccmp-")]
+    assert {(r["engine"], r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp} == {
+        (f"ccmp-{e}", op, n, p) for e in rtl.CORE_NAMES + ["multi-pipe"] for op in ("ccmp-encrypt", "ccmp-decrypt")
+        for n in (64, 256, 1500, 2304) for p in (1, 8)}   # checked in detail by test_bench_ccmp
+    assert all(r.get("lanes") == 2 for r in ccmp if r["engine"] == "ccmp-multi-pipe")
+    recs = [r for r in recs if r not in ccmp]
     block = [r for r in recs if not r["engine"].startswith("ccm-")]
     ccm = [r for r in recs if r["engine"].startswith("ccm-")]
     assert {(r["engine"], r["op"], r["key_bits"]) for r in block} == {
@@ -577,7 +583,7 @@ def test_bench_rekey():
     need("verilator")
     seed = str(_seed())
     p = run_cli(["bench", "--json", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "none",
-                 "--rekeys", "10", "--seed", seed])
+                 "--ccmp-sizes", "none", "--rekeys", "10", "--seed", seed])
     assert p.returncode == 0, p.stderr
     recs = json.loads(p.stdout)
     assert {r["engine"] for r in recs if r["op"] != "rekey"} == {"iter128"}
@@ -597,8 +603,8 @@ def test_bench_rekey():
     assert r["cycles"] >= r["packets"] * r["steady_gap_cycles"], r
     from aesip import throughput
     assert throughput.bench_key(r) not in {throughput.bench_key(x) for x in recs if x is not r}
-    t = run_cli(["bench", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "none", "--rekeys", "10",
-                 "--seed", seed])
+    t = run_cli(["bench", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "none", "--ccmp-sizes", "none",
+                 "--rekeys", "10", "--seed", seed])
     assert t.returncode == 0, t.stderr
     row = [ln.split() for ln in t.stdout.splitlines() if ln.startswith("top-iter128 ")]
     assert row == [["top-iter128", "rekey", "128", "64", "10", "60", "0", str(r["dip_cycles"]),
@@ -612,8 +618,8 @@ def test_bench_channels():
     loop (about the pipeline latency); 64 channels are more than either loop is long and
     keep the one pipeline at least 95 % full (the issue-9 target)."""
     need("verilator")
-    p = run_cli(["bench", "--json", "--engine", "pipe", "--blocks", "2", "--ccm-sizes", "none", "--rekeys", "0",
-                 "--channels", "1,64", "--seed", str(_seed())])
+    p = run_cli(["bench", "--json", "--engine", "pipe", "--blocks", "2", "--ccm-sizes", "none", "--ccmp-sizes", "none",
+                 "--rekeys", "0", "--channels", "1,64", "--seed", str(_seed())])
     assert p.returncode == 0, p.stderr
     recs = [r for r in json.loads(p.stdout) if "channels" in r]
     assert {(r["engine"], r["op"], r["channels"]) for r in recs} == {
@@ -639,11 +645,89 @@ def test_bench_channels():
 def test_bench_table():
     need("icarus")
     p = run_cli(["bench", "--engine", "pipe", "--sim", "icarus", "--blocks", "4", "--ccm-sizes", "16,40",
-                 "--ccm-packets", "2", "--channels", "none"])
+                 "--ccm-packets", "2", "--ccmp-sizes", "16", "--channels", "none"])
     assert p.returncode == 0, p.stderr
     assert "pipe" in p.stdout and "latency" in p.stdout
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("pipe ")]) == 6
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccm-pipe ")]) == 3 * 2 * 2
+    for e in ("ccmp-pipe ", "ccmp-multi-pipe "):   # 2 ops x (1, 2 packets)
+        assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == 2 * 2, p.stdout
+
+
+def test_ccmp_checker_catches_mismatches():
+    """The checker behind the ccmp records (aesip.ccmp_bench.check, host side): results
+    equal to the reference pass; a flipped output byte, a wrong PN or Key ID on a
+    decryption, an error status or a flagged frame are each reported."""
+    import random
+    from aesip import ccmp_bench, ccmp_iface
+    cmds, _meas = ccmp_bench.plan(random.Random(5), sizes=(0, 20), packets=2)
+    key = bytes.fromhex(cmds[0]["key"])
+    res = [{"cycle": 1}]
+    for c in cmds[1:]:
+        fr = []
+        for f in c["frames"]:
+            plain = bytes.fromhex(f["plain"])
+            out = (ref.ccmp_protect(key, plain, f["pn"], f["key_id"]) if f["op"] == "ccmp-encrypt" else plain)
+            fr.append({"err": ccmp_iface.ERR_OK, "out": out.hex(), "flag": 0, "pn": f["pn"] if f["op"] ==
+                       "ccmp-decrypt" else 0, "key_id": f["key_id"] if f["op"] == "ccmp-decrypt" else 0})
+        res.append({"frames": fr})
+    n, bad = ccmp_bench.check(cmds, res)
+    assert n == 2 * 2 * 3 and not bad
+    enc = next(i for i, c in enumerate(cmds) if c["cmd"] == "burst" and c["frames"][0]["op"] == "ccmp-encrypt")
+    dec = next(i for i, c in enumerate(cmds) if c["cmd"] == "burst" and c["frames"][0]["op"] == "ccmp-decrypt")
+    for ci, field, value in ((enc, "out", None), (dec, "out", None), (dec, "pn", 1 << 40), (dec, "key_id", 9),
+                             (enc, "err", ccmp_iface.ERR_AUTH), (enc, "flag", 1)):
+        wrong = json.loads(json.dumps(res))
+        f = wrong[ci]["frames"][0]
+        if field == "out":
+            b = bytearray.fromhex(f["out"])
+            b[-1] ^= 1
+            f["out"] = b.hex()
+        else:
+            f[field] = value
+        _n, bad = ccmp_bench.check(cmds, wrong)
+        assert len(bad) == 1 and bad[0]["command"] == ci, (field, bad)
+
+
+def test_bench_ccmp():
+    """The 802.11 CCMP front-end records (ccmp_top on aes_mode_engine on aes_iter128,
+    every output MPDU checked by the CLI against aesip.ref's construction of the standard):
+    contract fields, both ops, one MPDU alone and 8 back to back (one MPDU at a time: 8 x
+    the latency, + 1 cycle each at most), the timing of docs/ccmp.md (engine: 1 + 2 AAD +
+    m steps of Nr + 1 = 11 cycles; front end: the receive beats and at most 20 more; a
+    decryption also m release beats), and the cost over the plain CCM record of the same
+    1500-byte payload (32-byte AAD: one AAD block more than CCMP's 24) as published in
+    docs/ccmp.md."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "1500",
+                 "--ccmp-sizes", "64,1500", "--channels", "none", "--rekeys", "0", "--seed", str(_seed())])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    ccmp = [r for r in recs if r["engine"] == "ccmp-iter128"]
+    assert {(r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp} == {
+        (op, n, k) for op in ("ccmp-encrypt", "ccmp-decrypt") for n in (64, 1500) for k in (1, 8)}
+    lat = {}
+    for r in ccmp:
+        for f in CONTRACT_FIELDS + ("aes_blocks", "blocks_per_clock_per_pipe"):
+            assert f in r, (f, r)
+        assert "lanes" not in r and r["key_bits"] == 128 and r["header_bytes"] == 26
+        n, m = r["bytes_per_packet"], -(-r["bytes_per_packet"] // 16)
+        assert r["bits_per_cycle"] == pytest.approx(8 * n * r["packets"] / r["cycles"], rel=1e-3)
+        assert r["aes_blocks"] == r["packets"] * (_ccm_steps(n, 24) + 1 + m)
+        dec = r["op"] == "ccmp-decrypt"
+        beats = -(-r["mpdu_bytes"] // 16)
+        engine = _ccm_steps(n, 24) * (NR[16] + 1)
+        assert engine + beats < r["latency_cycles"] <= engine + beats + (m if dec else 0) + 20, r
+        if r["packets"] == 1:
+            assert r["cycles"] == r["latency_cycles"]
+            lat[(r["op"], n)] = r["latency_cycles"]
+        else:
+            assert 8 * r["latency_cycles"] <= r["cycles"] <= 8 * (r["latency_cycles"] + 1), r
+    assert lat[("ccmp-encrypt", 1500)] < lat[("ccmp-decrypt", 1500)]
+    ccm = [r for r in recs if r["engine"] == "ccm-iter128" and r["bytes_per_packet"] == 1500
+           and r["key_bits"] == 128 and r["packets"] == 1]
+    cost = lat[("ccmp-encrypt", 1500)] / ccm[0]["latency_cycles"] - 1
+    assert 0.07 < cost < 0.10, cost   # docs/ccmp.md: 8.4 % (the receive is not overlapped)
 
 
 def test_demo_small():

@@ -12,6 +12,12 @@ Commands, executed in order, one result each:
   {"cmd": <frame command>, "op": ..., "slot": s, <sideband fields>, <frame field>: hex}
       -> {<status fields>, "out": hex or null, "flag": tuser of the last output beat};
       frames run one at a time (the front ends hold one frame).
+  {"cmd": "burst", "idle": n, "frames": [{"op", "slot", <sideband fields>, <frame field>}, ...]}
+      -> {"frames": [{<status fields>, "out", "flag", "t_cmd", "t_sts", "t_out"}, ...]}
+      after n idle cycles, all frames queued at once (back to back, no gaps or
+      backpressure: the benchmark of `aesip bench`); t_cmd, t_sts, t_out: cycles of the
+      sideband beat's handshake, the status handshake and the last output beat's
+      handshake (null without output frame).
 """
 from __future__ import annotations
 
@@ -19,8 +25,9 @@ import json
 import os
 from pathlib import Path
 
-from cocotb.triggers import ClockCycles, with_timeout
-from cocotb.utils import get_sim_time
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
+from cocotb.utils import get_sim_steps, get_sim_time
 
 from aesip.tb.framedrv import FrameDriver
 
@@ -51,6 +58,9 @@ async def session(dut, drv: FrameDriver, frame_cmd: str, frame_field: str, field
                 data, flag = await with_timeout(drv.output(), 100_000, "ns")
                 res.update(out=data.hex(), flag=flag)
             results.append(res)
+        elif cmd["cmd"] == "burst":
+            await ClockCycles(dut.clk, int(cmd.get("idle", 0)))
+            results.append(await burst(dut, drv, cmd["frames"], frame_field, fields))
         else:
             raise ValueError(f"command {k}: unknown command {cmd['cmd']!r}")
     await ClockCycles(dut.clk, 10)
@@ -59,3 +69,37 @@ async def session(dut, drv: FrameDriver, frame_cmd: str, frame_field: str, field
     tmp = resp_path.with_name(resp_path.name + ".tmp")
     tmp.write_text(json.dumps({"results": results, "cycles": int(get_sim_time("ns") // period)}))
     tmp.replace(resp_path)
+
+
+async def burst(dut, drv: FrameDriver, frames: list[dict], frame_field: str, fields: tuple[str, ...]) -> dict:
+    """Queue `frames` at once and collect their statuses and outputs with the cycles of
+    the handshakes (the "burst" command)."""
+    step = get_sim_steps(drv.period_ns, "ns")
+    t_cmd: list[int] = []
+
+    async def monitor() -> None:
+        edge = RisingEdge(dut.clk)
+        while True:
+            await edge
+            if int(dut.s_axis_cmd_tvalid.value) and int(dut.s_axis_cmd_tready.value):
+                t_cmd.append(int(get_sim_time() // step))
+
+    mon = cocotb.start_soon(monitor())
+    for f in frames:
+        await drv.submit_frame(f["op"], bytes.fromhex(f[frame_field]), **{x: int(f[x]) for x in fields})
+    out = []
+    for f in frames:
+        bound = MAX_FRAME_CYCLES * drv.period_ns + 20 * len(f[frame_field]) * drv.period_ns
+        s = await with_timeout(drv.status(), bound, "ns")
+        res = {k: v for k, v in s.items() if k != "t"}
+        res.update(out=None, flag=0, t_sts=int(s["t"] // step), t_out=None)
+        if s["frame"]:
+            o = await with_timeout(drv.out.recv(), 100_000, "ns")
+            tu = o.tuser if isinstance(o.tuser, int) else (o.tuser[-1] if o.tuser else 0)
+            res.update(out=bytes(o.tdata).hex(), flag=int(tu or 0), t_out=int(o.sim_time_end // step))
+        out.append(res)
+    mon.cancel()
+    assert len(t_cmd) == len(frames), f"{len(t_cmd)} sideband handshakes for {len(frames)} frames"
+    for res, t in zip(out, t_cmd):
+        res["t_cmd"] = t
+    return {"frames": out}

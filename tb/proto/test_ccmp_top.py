@@ -35,10 +35,8 @@ import random
 import cocotb
 import pytest
 from cocotb.triggers import ClockCycles, with_timeout
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
-from aesip import ccmp_iface, rtl, sim
+from aesip import ccmp_iface, ref, rtl, sim
 from aesip.tb.ccmpdrv import CcmpDriver
 from aesip.tb.seed import run_seed, test_rng
 
@@ -48,65 +46,11 @@ BODY_MAX = 2304
 
 
 # ---------------------------------------------------------------------------- reference
-def parse(mpdu: bytes) -> dict | None:
-    """MAC header fields of an MPDU (802.11-2016 9.2.3, 9.2.4); None when it is too short
-    or not a Data / Management frame."""
-    if len(mpdu) < 2:
-        return None
-    fc0, fc1 = mpdu[0], mpdu[1]
-    ver, typ, sub = fc0 & 3, (fc0 >> 2) & 3, fc0 >> 4
-    if ver != 0 or typ not in (0, 2):
-        return None
-    data, mgmt = typ == 2, typ == 0
-    tods, fromds, order = fc1 & 1, (fc1 >> 1) & 1, fc1 >> 7
-    a4 = data and tods and fromds
-    qos = data and bool(sub & 8)
-    htc = bool(order) and (qos or mgmt)
-    hlen = 24 + 6 * a4 + 2 * qos + 4 * htc
-    if len(mpdu) < hlen:
-        return None
-    qoff = 30 if a4 else 24
-    return dict(data=data, mgmt=mgmt, a4=a4, qos=qos, htc=htc, hlen=hlen,
-                tid=(mpdu[qoff] & 0x0F) if qos else 0, protected=(fc1 >> 6) & 1)
-
-
-def aad_nonce(hdr: bytes, p: dict, pn: int) -> tuple[bytes, bytes]:
-    fc0 = hdr[0] & 0x8F if p["data"] else hdr[0]
-    fc1 = (hdr[1] & ~0x38 & 0xFF) | 0x40
-    if p["qos"]:
-        fc1 &= 0x7F
-    aad = bytes([fc0, fc1]) + hdr[4:22] + bytes([hdr[22] & 0x0F, 0])
-    if p["a4"]:
-        aad += hdr[24:30]
-    if p["qos"]:
-        aad += bytes([p["tid"], 0])
-    flags = (p["tid"] if p["qos"] else 0) | (0x10 if p["mgmt"] else 0)
-    nonce = bytes([flags]) + hdr[10:16] + pn.to_bytes(6, "big")
-    return aad, nonce
-
-
-def protect(key: bytes, mpdu: bytes, pn: int, key_id: int = 0) -> bytes:
-    p = parse(mpdu)
-    hdr, body = mpdu[:p["hlen"]], mpdu[p["hlen"]:]
-    aad, nonce = aad_nonce(hdr, p, pn)
-    pnb = pn.to_bytes(6, "little")
-    ccmph = pnb[:2] + bytes([0, 0x20 | (key_id << 6)]) + pnb[2:]
-    hdr_o = hdr[:1] + bytes([hdr[1] | 0x40]) + hdr[2:]
-    return hdr_o + ccmph + AESCCM(key, tag_length=MIC_LEN).encrypt(nonce, body, aad)
-
-
-def unprotect(key: bytes, mpdu: bytes) -> tuple[bytes, int, int] | None:
-    """(plaintext MPDU, PN, Key ID), None when the MIC does not verify."""
-    p = parse(mpdu)
-    h = p["hlen"]
-    hdr, ccmph, rest = mpdu[:h], mpdu[h:h + 8], mpdu[h + 8:]
-    pn = int.from_bytes(ccmph[:2] + ccmph[4:8], "little")
-    aad, nonce = aad_nonce(hdr, p, pn)
-    try:
-        pt = AESCCM(key, tag_length=MIC_LEN).decrypt(nonce, rest, aad)
-    except InvalidTag:
-        return None
-    return hdr[:1] + bytes([hdr[1] & 0xBF]) + hdr[2:] + pt, pn, ccmph[3] >> 6
+# (aesip.ref: the standard's construction, shared with `aesip bench`'s ccmp records)
+parse = ref.ccmp_parse
+aad_nonce = ref.ccmp_aad_nonce
+protect = ref.ccmp_protect
+unprotect = ref.ccmp_unprotect
 
 
 def random_mpdu(rng: random.Random, blen: int, kind: str | None = None, *, a4: bool | None = None,
