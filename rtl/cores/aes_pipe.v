@@ -224,12 +224,22 @@ module aes_pipe #(
         end
     endgenerate
 
-    // slots used by blocks that still have a round-key read ahead of them
-    reg [NSLOT-1:0] inflight;
+    // slots used by blocks that still have a round-key read ahead of them (positions
+    // 0 .. PN-2), as a register: the positions shift every clock, so the set after the
+    // edge is that of the block being accepted and of positions 0 .. PN-3 now. The same
+    // value as the OR over the positions themselves, without that OR tree (spread over
+    // the whole pipeline) on the path key_ready -> key expander start.
+    reg [NSLOT-1:0] inflight_nx;
     always @(*) begin
-        inflight = {NSLOT{1'b0}};
-        for (p = 0; p <= PN - 2; p = p + 1)
-            if (pv[p]) inflight[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
+        inflight_nx = {NSLOT{1'b0}};
+        if (in_acc) inflight_nx[in_slot] = 1'b1;
+        for (p = 0; p <= PN - 3; p = p + 1)
+            if (pv[p]) inflight_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
+    end
+    reg [NSLOT-1:0] inflight;
+    always @(posedge clk) begin
+        if (rst) inflight <= {NSLOT{1'b0}};
+        else     inflight <= inflight_nx;
     end
 
     // ------------------------------------------------------------------------------
