@@ -45,7 +45,7 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is in the pipeline (any register before the output
-//   buffer). A legal load keeps key_ready low for 50 clocks after the handshake (48
+//   buffer), and one clock after the last such block has left it. A legal load keeps key_ready low for 50 clocks after the handshake (48
 //   subkeys, then 2 clocks of write pipeline);
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
 // Left behind: a stage's data register keeps the state of the last block that passed it
@@ -224,12 +224,21 @@ module tdea_pipe #(
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
         .taken(out_taken), .wiping(obuf_wiping));
 
-    // slots used by blocks that still have a round ahead of them
-    reg [NSLOT-1:0] inflight;
+    // slots used by blocks that still have a round ahead of them, as a register: the
+    // slots in the stage registers now plus the block being accepted, i.e. every slot in
+    // use after the edge, and for one clock also the slot of a block that has just left
+    // the last of them (so key_ready may rise one clock late). This keeps the OR over the
+    // 48 stages off the path key_ready -> key loader (ECP5 critical path at 88.8 MHz).
+    reg [NSLOT-1:0] busy_now;
     integer s;
     always @(*) begin
-        inflight = {NSLOT{1'b0}};
-        for (s = 0; s < NST; s = s + 1) inflight = inflight | st_busy[NSLOT*s +: NSLOT];
+        busy_now = {NSLOT{1'b0}};
+        for (s = 0; s < NST; s = s + 1) busy_now = busy_now | st_busy[NSLOT*s +: NSLOT];
+    end
+    reg [NSLOT-1:0] inflight;
+    always @(posedge clk) begin
+        if (rst) inflight <= {NSLOT{1'b0}};
+        else     inflight <= busy_now | (in_acc ? ({{(NSLOT-1){1'b0}}, 1'b1} << in_slot) : {NSLOT{1'b0}});
     end
 
     wire kl_ok   = (key_bytes == 6'd24) || (key_bytes == 6'd16);
