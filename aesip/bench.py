@@ -56,7 +56,7 @@ key_expansion_cycles), dip_cycles_median, cycles (first command handshake to the
 packet's last result), bits_per_cycle (payload bits / cycles, the dips included),
 latency_cycles (largest commit-to-load time), sim. With `pipe` also engine 'top-multi':
 aesip_top with LANES = 4 (aes_mode_multi on aes_pipe), the same fields plus `lanes`; its
-dip is the expansion plus the lanes' refill (aesip/rekey_bench.py).
+dip is bounded by the expansion too (double-buffered key slots; aesip/rekey_bench.py).
 """
 from __future__ import annotations
 

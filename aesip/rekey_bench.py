@@ -25,16 +25,22 @@ beat) are spaced by the steady-state gap G (the median spacing away from rekeys)
 rekey, the dip is the largest spacing of the two completions that follow its key
 handshake (the first packet whose command follows the load waits for the key expansion)
 minus G; dip_cycles is the largest dip over all rekeys (dip_cycles_median: their median).
+With LANES = k >= 2 (top-multi) the spacing is taken between completions k packets apart
+(packet j runs on lane j mod k after packet j - k: one lane's packet time; consecutive
+completions leave in bursts, a few clocks apart within one) and over the k + 1
+completions that follow the handshake; k = 1 is the rule above.
 Bound: the key expansion of an AES-128 key, key_ready low 4Nr + 4 = 44 clocks on
 aes_iter128, 4Nr + 8 = 48 on aes_pipe (EXPANSION; docs/iter128.md, docs/pipe.md);
 latency_cycles: the largest commit-to-load time (KEY_CTRL write completed to the key
 handshake at the engine: waits for the packet of the slot in the engine).
 
 top-multi (made with the `pipe` run): aesip_top with LANES = MULTI_LANES (aes_mode_multi on
-aes_pipe), the same scenario and checks, a `lanes` field. Its dip exceeds the key
-expansion: the load waits until no lane runs a packet of the slot, so the lanes drain and
-the first packet under the new key runs alone (about one packet latency more; docs/soc.md,
-"Timing of a commit"); key_expansion_cycles is still the expansion alone.
+aes_pipe), the same scenario and checks, a `lanes` field. aes_mode_multi has
+double-buffered key slots: the load goes into the slot's other bank while the lanes finish
+their packets on the old key, and only the commands for the slot wait for the expansion
+(docs/mode_engine.md, "aes_mode_multi", "Key slots"), so its dip is bounded by the key
+expansion as well (+ 2 clocks: the registered bank flip; docs/soc.md, "Timing of a
+commit").
 """
 from __future__ import annotations
 
@@ -49,9 +55,7 @@ KEY_BYTES = 16
 CORES = ("iter128", "pipe")
 EXPANSION = {"iter128": 4 * 10 + 4, "pipe": 4 * 10 + 8}   # AES-128 key expansion, clocks
 # top-multi: aesip_top with LANES = MULTI_LANES (aes_mode_multi) on MULTI_CORE, made with
-# the `pipe` run. Its dip is not bounded by the key expansion alone: a load waits until no
-# lane runs a packet of the slot, so the lanes drain, and the first packet after it runs
-# alone (docs/soc.md, "Timing of a commit").
+# the `pipe` run (double-buffered key slots: no lane drain at a rekey; docs/soc.md).
 MULTI_NAME = "multi"
 MULTI_CORE = "pipe"
 MULTI_LANES = 4
@@ -111,14 +115,15 @@ def check(commands: list[dict], resp: dict, keys: list[bytes]) -> tuple[list[dic
     return rows, bad, loads
 
 
-def dips(rows: list[dict], loads: list[int]) -> tuple[float, list[int]]:
-    """(steady-state completion gap G, dip per rekey in clocks; see the module doc)."""
-    gaps = {j: rows[j]["done"] - rows[j - 1]["done"] for j in range(1, len(rows))}
+def dips(rows: list[dict], loads: list[int], lanes: int = 1) -> tuple[float, list[int]]:
+    """(steady-state completion gap G, dip per rekey in clocks; see the module doc): gaps
+    between completions `lanes` packets apart."""
+    gaps = {j: rows[j]["done"] - rows[j - lanes]["done"] for j in range(lanes, len(rows))}
     windows = []
     for t in loads[1:]:
         j = next((k for k, r in enumerate(rows) if r["t_cmd"] > t), None)
         if j is not None:
-            windows.append([k for k in (j, j + 1) if k in gaps])
+            windows.append([k for k in range(j, j + lanes + 1) if k in gaps])
     around = {k for w in windows for k in w}
     steady = statistics.median(g for j, g in gaps.items() if j not in around)
     return steady, [round(max(gaps[k] for k in w) - steady) for w in windows if w]
@@ -128,7 +133,7 @@ def record(core: str, simulator: str, commands: list[dict], resp: dict, rows: li
            loads: list[int], size: int = SIZE, lanes: int = 1) -> dict:
     """The record of engine top-<core> (lanes = 1), or top-multi (lanes >= 2: aesip_top
     with LANES = lanes on block core `core`, with a `lanes` field)."""
-    steady, dip = dips(rows, loads)
+    steady, dip = dips(rows, loads, lanes)
     rk = [(r["t_commit"], c["key"]) for c, r in zip(commands, resp["results"]) if c["cmd"] == "rekey"]
     lat = [max(0, ld - tc) for (tc, _), ld in zip(rk, loads[1:])]
     n = len(rows)

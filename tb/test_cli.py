@@ -223,7 +223,11 @@ def test_rekey_checker_catches_wrong_key():
     r4 = rekey_bench.record("pipe", "verilator", cmds, {"results": rk, "loads": loads}, rows, seen, lanes=4)
     assert r1["engine"] == "top-pipe" and "lanes" not in r1
     assert r4["engine"] == "top-multi" and r4["lanes"] == 4 and r4["key_expansion_cycles"] == 48
-    assert {k: v for k, v in r4.items() if k not in ("engine", "lanes")} == {k: v for k, v in r1.items() if k != "engine"}
+    # top-multi's gaps are taken between completions `lanes` packets apart (one lane's
+    # packet time): 4 x the evenly spaced completions here; every other field is the same
+    assert r4["steady_gap_cycles"] == 4 * r1["steady_gap_cycles"] == 4 * 30
+    assert {k: v for k, v in r4.items() if k not in ("engine", "lanes", "steady_gap_cycles")} == \
+        {k: v for k, v in r1.items() if k not in ("engine", "steady_gap_cycles")}
     wrong = [dict(r) for r in res]
     first_new = next(i for i, t in zip(pkts, t_cmds) if t > 500)
     wrong[first_new]["t_cmd"] = 499                     # claims it started before the rekey

@@ -27,11 +27,43 @@
 //     status) before its previous packet's status has left: lanes may run at most
 //     LANES packets ahead of the output.
 //
+// Key slots (double-buffered: live rekey without a drain)
+//   Each logical slot s (2**SLOT_W of them, the command's slot field) has two physical
+//   slots in each core, {s, 0} and {s, 1} (the cores are built with SLOT_W + 1), and an
+//   active-bank bit bank[s]. A packet takes bank[s] when its command is accepted and
+//   runs entirely on physical slot {s, bank} (the lane's bank bit l_bank). A load into s
+//   goes into the other bank {s, !bank[s]} while the packets already accepted keep
+//   running on the active one; when the expansion is done (both cores' key_ready high
+//   again with the loaded slot on their key_slot, which this module drives while the
+//   load runs), bank[s] flips. Ordering rule:
+//     * a command for s accepted before the cycle key_valid rises for s runs on the
+//       old key, even if it is still running when the new key is in force;
+//     * from the cycle key_valid is high for s (the handshake cycle included) until the
+//       flip (registered: the clock after the cores' key_ready returns), no command
+//       for s is accepted (s_axis_cmd_tready low while the next command is for s);
+//     * a command for s accepted after the flip runs on the new key.
+//   So every packet runs entirely under the key whose handshake was the last one for
+//   its slot before its command handshake. Commands for s wait for the expansion
+//   (aes_pipe: key_ready low 4 * Nr + 8 clocks after the handshake, 48 for AES-128) + 2
+//   clocks (the cycle key_ready is back, the registered flip); the
+//   handshake itself waits only for a rst/zeroize scrub, for another slot's load and,
+//   for a second load of s, for the packets still running on the bank it overwrites
+//   (begun before the first load). A load with an illegal length flips at once to a
+//   slot the cores hold invalid: later commands for s get status KEY, running packets
+//   finish on the old key. Zeroize and rst clear every physical slot (both banks),
+//   every bank bit and a load in progress.
+//   Area: the cores' round-key memories (and slot-valid bits) hold 2**(SLOT_W+1) keys
+//   instead of 2**SLOT_W, i.e. twice the key storage; plus 2**SLOT_W bank bits, one
+//   bank bit per lane and a SLOT_W + 2-bit load register (pending, physical slot) here.
+//   After rst / zeroize the cores' key scrub covers both banks (aes_pipe 2**(SLOT_W+2),
+//   aes_iter128 2**(SLOT_W+5), aes_iter32 32 * 2**SLOT_W + 1 clocks).
+//
 // Parameters
 //   CORE      : block core used for A and B (aes_core), by name: "pipe" (default; the
 //               one whose pipeline the lanes fill), "iter128" or "iter32"
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (passed to the cores)
-//   SLOT_W    : key-slot index width, 1 .. 8 (2**SLOT_W slots in each core)
+//   SLOT_W    : key-slot index width, 1 .. 8: 2**SLOT_W logical slots (each core is
+//               built with SLOT_W + 1: two physical slots, banks, per logical slot)
 //   LEN_W     : width of the internal length counters (as aes_mode_engine:
 //               BUF_AW + 4 .. 61)
 //   BUF_AW    : log2 of each lane's output buffer depth in 16-byte beats (>= 1); the
@@ -48,10 +80,17 @@
 //                                       ZEROIZED; the input demultiplexer drops the rest of
 //                                       their data up to tlast), wipes lanes, output buffers
 //                                       and input FIFOs (docs/mode_engine.md, "Security")
-//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md);
-//                                       key_ready stays low while any lane's packet uses
-//                                       key_slot; while key_valid is high a command for
-//                                       key_slot is not accepted (the load goes first)
+//   key_valid/ready/slot/bytes/data   : key load into both cores (see docs/cores.md) and
+//                                       "Key slots" below. The handshake (key_valid &&
+//                                       key_ready) commits the key; key_ready depends
+//                                       combinationally on key_slot and is low while a
+//                                       load is still expanding (any slot), while the
+//                                       cores refuse the target bank (rst/zeroize scrub)
+//                                       and while a packet that began before the
+//                                       previous load of key_slot still runs (it uses
+//                                       the bank the new key goes into). While key_valid
+//                                       is high and until the new key is in force, a
+//                                       command for key_slot is not accepted.
 //   s_axis_cmd_*  (tdata 512 bits)    : one command beat per packet
 //   s_axis_*      (tdata/tkeep/tlast) : AAD beats, then payload beats, packets in command order
 //   m_axis_*      (tdata/tkeep/tlast/tuser) : output payload, packets in command order;
@@ -121,7 +160,9 @@ module aes_mode_multi #(
     localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
     localparam integer LAST_I = LANES - 1;
     localparam [LW-1:0] LAST = LAST_I[LW-1:0];
-    localparam SU = SLOT_W + 1;                          // {slot, dec} of a block request
+    localparam SU = SLOT_W + 2;                          // {slot, bank, dec} of a block request
+    localparam PW = SLOT_W + 1;                          // physical slot in the cores: {slot, bank}
+    localparam NLS = 1 << SLOT_W;                        // logical slots
     // per-lane slices of the flattened buses below
     localparam integer BLOCK_W  = 128;                   // a data beat / AES block
     localparam integer KEEP_W   = 16;
@@ -155,7 +196,12 @@ module aes_mode_multi #(
     endfunction
 
     // ---------------------------------------------------------------- per-lane wires
-    wire [(1 << SLOT_W)-1:0] key_usable;
+    wire [NLS-1:0]       key_usable;              // per logical slot: its active bank's key is usable
+    wire [2*NLS-1:0]     phys_usable;             // per physical slot {s, bank}
+    reg  [NLS-1:0]       bank;                    // active bank of each logical slot
+    reg  [LANES-1:0]     l_bank;                  // bank of each lane's packet (taken at its command)
+    reg                  ld_pend;                 // a load is expanding into ld_pslot
+    reg  [PW-1:0]        ld_pslot;
     wire [LANES-1:0]     l_active;
     wire [SLOT_W*LANES-1:0] l_slot;
     wire [LANES-1:0]     l_cmd_valid, l_cmd_ready;
@@ -169,7 +215,7 @@ module aes_mode_multi #(
     wire [LANES-1:0]     a_req_valid, a_req_ready, a_res_valid, a_res_ready, a_res_err;
     wire [LANES-1:0]     b_req_valid, b_req_ready, b_res_valid, b_res_ready, b_res_err;
     wire [BLOCK_W*LANES-1:0] a_req_data, b_req_data, a_res_data, b_res_data;
-    wire [SU*LANES-1:0]  a_req_user, b_req_user;   // {slot, dec}
+    wire [SU*LANES-1:0]  a_req_user, b_req_user;   // {slot, bank, dec}
 
     // ---------------------------------------------------------------- commands
     // q_v[l]: lane l has a command whose data the demultiplexer has not passed yet;
@@ -180,8 +226,12 @@ module aes_mode_multi #(
     reg  [LANES-1:0] q_v, q_d;
     wire c_has_data = (s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W] != {CMD_AAD_LEN_W{1'b0}})
                     || (s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}});
-    // a pending key load for the command's slot goes first (no starvation by traffic)
-    wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
+    // a key load for the command's slot goes first: from key_valid until the new key is
+    // in force (bank flipped), no command for that slot is accepted ("Key slots" above)
+    wire [CMD_SLOT_W-1:0] c_slot_field = s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W];
+    wire [SLOT_W-1:0]     c_slot = c_slot_field[SLOT_W-1:0];
+    wire cmd_hold = (key_valid && (c_slot_field == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot}))
+                 || (ld_pend && (c_slot_field == {{(CMD_SLOT_W-SLOT_W){1'b0}}, ld_pslot[PW-1:1]}));
     assign s_axis_cmd_tready = l_cmd_ready[c_lane] && !q_v[c_lane] && !cmd_hold;
     wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
 
@@ -282,6 +332,9 @@ module aes_mode_multi #(
             assign l_sts_ready[g] = (o_lane == IDX) && o_stsph && m_axis_sts_tready;
             assign a_req_ready[g] = a_s_valid && (a_sel == IDX) && a_s_ready;
             assign b_req_ready[g] = b_s_valid && (b_sel == IDX) && b_s_ready;
+            // the lane's blocks use the bank its packet took at its command
+            assign a_req_user[SU*g+1] = l_bank[g];
+            assign b_req_user[SU*g+1] = l_bank[g];
 
             // a result comes straight from the core in the cycle it appears, else from
             // the lane's capture register (one per core)
@@ -342,11 +395,11 @@ module aes_mode_multi #(
                 .m_axis_sts_tvalid(l_sts_valid[g]), .m_axis_sts_tready(l_sts_ready[g]),
                 .m_axis_sts_tdata(l_sts_data[STS_W*g +: STS_W]), .m_axis_sts_empty(l_sts_empty[g]),
                 .a_s_valid(a_req_valid[g]), .a_s_ready(a_req_ready[g]), .a_s_data(a_req_data[BLOCK_W*g +: BLOCK_W]),
-                .a_s_slot(a_req_user[SU*g+1 +: SLOT_W]), .a_s_dec(a_req_user[SU*g]),
+                .a_s_slot(a_req_user[SU*g+2 +: SLOT_W]), .a_s_dec(a_req_user[SU*g]),
                 .a_m_valid(a_res_valid[g]), .a_m_ready(a_res_ready[g]), .a_m_data(a_res_data[BLOCK_W*g +: BLOCK_W]),
                 .a_m_err(a_res_err[g]),
                 .b_s_valid(b_req_valid[g]), .b_s_ready(b_req_ready[g]), .b_s_data(b_req_data[BLOCK_W*g +: BLOCK_W]),
-                .b_s_slot(b_req_user[SU*g+1 +: SLOT_W]), .b_s_dec(b_req_user[SU*g]),
+                .b_s_slot(b_req_user[SU*g+2 +: SLOT_W]), .b_s_dec(b_req_user[SU*g]),
                 .b_m_valid(b_res_valid[g]), .b_m_ready(b_res_ready[g]), .b_m_data(b_res_data[BLOCK_W*g +: BLOCK_W]),
                 .b_m_err(b_res_err[g])
             );
@@ -354,35 +407,70 @@ module aes_mode_multi #(
     endgenerate
 
     // ---------------------------------------------------------------- the two shared AES cores
+    // Key slots (double-buffered, see "Key slots" at the top): a load of logical slot s
+    // goes into physical slot {s, !bank[s]}; ld_pend holds it until both cores have
+    // expanded it, then bank[s] flips. A lane takes bank[slot] with its command.
     wire a_key_ready, b_key_ready;
-    // a slot never changes under a packet: the load waits until no lane's packet uses it
+    wire [PW-1:0] key_pslot = {key_slot, ~bank[key_slot]};   // the bank a new key goes into
+    // a physical slot never changes under a packet: the load waits until no lane's packet
+    // uses the target bank (only packets begun before the previous load of the slot)
     reg key_slot_busy;
     integer li;
     always @(*) begin
         key_slot_busy = 1'b0;
         for (li = 0; li < LANES; li = li + 1)
-            if (l_active[li] && l_slot[SLOT_W*li +: SLOT_W] == key_slot) key_slot_busy = 1'b1;
+            if (l_active[li] && l_slot[SLOT_W*li +: SLOT_W] == key_slot && l_bank[li] == key_pslot[0])
+                key_slot_busy = 1'b1;
     end
-    assign key_ready = a_key_ready && b_key_ready && !key_slot_busy;
+    assign key_ready = !ld_pend && a_key_ready && b_key_ready && !key_slot_busy;
     wire key_go = key_valid && key_ready;
+    // while a load runs the cores see its slot on key_slot (and key_valid low): their
+    // key_ready is high again exactly when its expansion is over (no block of that
+    // physical slot can be in a core: no packet uses it)
+    wire [PW-1:0] core_key_slot = ld_pend ? ld_pslot : key_pslot;
+    wire ld_done = ld_pend && a_key_ready && b_key_ready;
 
-    aes_key_slots #(.SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_slots (
-        .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
-        .load_bytes(key_bytes), .usable(key_usable));
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            bank <= {NLS{1'b0}};
+            l_bank <= {LANES{1'b0}};
+            ld_pend <= 1'b0;
+            ld_pslot <= {PW{1'b0}};
+        end else begin
+            if (cmd_go) l_bank[c_lane] <= bank[c_slot];
+            if (key_go) begin
+                ld_pend <= 1'b1;
+                ld_pslot <= key_pslot;
+            end else if (ld_done) begin
+                ld_pend <= 1'b0;
+                bank[ld_pslot[PW-1:1]] <= ld_pslot[0];
+            end
+        end
+    end
+
+    aes_key_slots #(.SLOT_W(PW), .NR_MAX(NR_MAX)) u_slots (
+        .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_pslot),
+        .load_bytes(key_bytes), .usable(phys_usable));
+    genvar gs;
+    generate
+        for (gs = 0; gs < NLS; gs = gs + 1) begin : g_usable
+            assign key_usable[gs] = phys_usable[2*gs + bank[gs]];
+        end
+    endgenerate
 
     // Core A only ever encrypts (CBC-MAC, CBC encryption: the lane drives a_s_dec = 0),
     // so it is built encrypt-only where the core allows it (aes_iter32 shares one
     // datapath for both directions and is always built with both).
     localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX),
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
                .DIRECTION(A_DIRECTION)) u_a (
         .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
         .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
         .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
         .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
 `ifdef FORMAL

@@ -29,10 +29,14 @@
 //   irq                   : level interrupt, |(INTR_STATUS & INTR_ENABLE), registered
 //
 // Key commit: writing KEY_CTRL.commit of slot n marks the slot pending; the loader presents
-// the slot's key words on the engine's key port (key_valid) until key_ready. key_ready is
-// low while a packet on that slot is in the engine, and while the load is presented the
-// engine accepts no new command for that slot: the key takes effect for the next packet on
-// the slot, no packet is refused or lost. On the handshake the CSR key words of the slot
+// the slot's key words on the engine's key port (key_valid) until key_ready. LANES = 1:
+// key_ready is low while a packet on that slot is in the engine, and while the load is
+// presented the engine accepts no new command for that slot. LANES >= 2: double-buffered
+// slots, the load is taken at once into the slot's other bank while the running packets
+// finish on the old key, and no new command for the slot is accepted from key_valid until
+// the expansion is done (docs/mode_engine.md, "aes_mode_multi", "Key slots"). Either way
+// the key takes effect for the next packet on the slot that starts after the commit, no
+// packet is refused or lost. On the handshake the CSR key words of the slot
 // are cleared (the key is then held only in the engine's key store).
 // Zeroize: CTRL.zeroize = 1 pulses the engine's zeroize, clears every pending load and
 // every CSR key word; the bit reads 1 until the engine's wipe (output buffers and, with
@@ -133,7 +137,9 @@ module aesip_top #(
     localparam [2:0] KEY_SIZES = (NR_MAX >= 14) ? 3'b111 : (NR_MAX >= 12) ? 3'b011 : 3'b001;
     // zeroize completes after the engine's output-buffer wipe (2**BUF_AW + 2 clocks; with
     // LANES >= 2 also the input FIFOs' wipe, 2**IN_AW clocks, at the same time) and the
-    // cores' key scrub (at most 2**(SLOT_W+4) + 1 clocks), and when key_ready is back
+    // cores' key scrub (at most 2**(SLOT_W+4) + 1 clocks; with LANES >= 2 the cores hold
+    // two banks per slot and aes_iter128's scrub takes 2**(SLOT_W+5): the wait below then
+    // ends on key_ready), and when key_ready is back
     localparam integer WIPE_AW = (LANES > 1 && IN_AW > BUF_AW) ? IN_AW : BUF_AW;
     localparam integer ZWAIT = (1 << WIPE_AW) + (1 << (SLOT_W + 4)) + 8;
     localparam integer ZCW = $clog2(ZWAIT + 1);
