@@ -9,7 +9,10 @@
 //   index 32 .. 47 : subkeys 1 .. 16 of K3
 // Decryption D_K1(E_K2(D_K3(.))) uses the same list backwards (index 47 - i in round i).
 // Subkey k of a key is PC-2(C_k, D_k), C_k D_k = PC-1(key) halves rotated left by the
-// cumulative shift of round k, computed directly for each index (no sequential state).
+// cumulative shift of round k. C and D are registers stepped by the round's rotation
+// (left by s_k for K1 and K3, right for K2, which runs backwards from C_16 D_16 = C_0 D_0)
+// and loaded from PC-1 of the next key between the keys, so the subkey is PC-2 of
+// registers (wiring) and the step is a small multiplexer: no barrel rotation on any path.
 //
 // Ports
 //   clk, rst   : clock; synchronous reset (clears the key register and the counter)
@@ -24,7 +27,7 @@
 //   w_idx      : its index 0..47 (above)
 //   w_data     : the 48-bit subkey, DES bit k at bit 48-k
 // Timing: start at edge S; w_valid in the 48 cycles after it (index i in the cycle after
-// edge S+i); busy falls at edge S+48, the key register is cleared then.
+// edge S+i); busy falls at edge S+48, the key and C/D registers are cleared then.
 `timescale 1ns / 1ps
 `default_nettype none
 module tdea_keysched (
@@ -53,13 +56,71 @@ module tdea_keysched (
         8'd44, 8'd49, 8'd39, 8'd56, 8'd34, 8'd53, 8'd46, 8'd42, 8'd50, 8'd36, 8'd29, 8'd32
     };
 
-    reg [191:0] kreg;
+    // PC-1 of a key given in port byte order (first byte = DES key bits 1..8)
+    function [55:0] pc1;
+        input [63:0] kbytes;
+        integer b;
+        reg [63:0] kd;
+        begin
+            for (b = 0; b < 8; b = b + 1) kd[63 - 8*b -: 8] = kbytes[8*b +: 8];
+            for (b = 0; b < 56; b = b + 1) pc1[55-b] = kd[64 - PC1_T[(55-b)*8 +: 8]];
+        end
+    endfunction
+    // C and D rotated left by one (subkey 1 from C_0 D_0)
+    function [55:0] rotl1;
+        input [55:0] x;
+        begin
+            rotl1 = {x[54:28], x[55], x[26:0], x[27]};
+        end
+    endfunction
+    // the DES shift of round k (1 .. 16): 1 in rounds 1, 2, 9 and 16, else 2
+    function two;
+        input [4:0] k;
+        begin
+            two = !(k == 5'd1 || k == 5'd2 || k == 5'd9 || k == 5'd16);
+        end
+    endfunction
+
+    reg [127:0] kreg;           // K3, K2 (K1 goes into C/D at start)
     reg [5:0]   cnt;
     reg         run;
+    reg [27:0]  c, d;           // C_k, D_k of the subkey presented now
+
+    wire [3:0] r    = cnt[3:0];
+    wire       seg2 = (cnt[5:4] == 2'd1);           // K2, subkeys 16 .. 1
+    // rotation from this index to the next: K1/K3 left by s_(r+2), K2 right by s_(16-r)
+    wire       rot2 = seg2 ? two(5'd16 - {1'b0, r}) : two({1'b0, r} + 5'd2);
+    wire [55:0] cd_k2 = pc1(kreg[63:0]);
+    wire [55:0] cd_k3 = pc1(kreg[127:64]);
+    wire [55:0] cd_k1 = pc1(key_data[63:0]);
 
     always @(posedge clk) begin
         if (rst || zeroize) begin
-            kreg <= 192'd0;
+            c <= 28'd0;
+            d <= 28'd0;
+        end else if (run) begin
+            if (cnt == 6'd47) begin
+                c <= 28'd0;
+                d <= 28'd0;
+            end else if (cnt == 6'd15) begin
+                {c, d} <= cd_k2;                           // C_16 D_16 of K2 = C_0 D_0
+            end else if (cnt == 6'd31) begin
+                {c, d} <= rotl1(cd_k3);                    // C_1 D_1 of K3
+            end else if (seg2) begin
+                c <= rot2 ? {c[1:0], c[27:2]} : {c[0], c[27:1]};
+                d <= rot2 ? {d[1:0], d[27:2]} : {d[0], d[27:1]};
+            end else begin
+                c <= rot2 ? {c[25:0], c[27:26]} : {c[26:0], c[27]};
+                d <= rot2 ? {d[25:0], d[27:26]} : {d[26:0], d[27]};
+            end
+        end else if (start) begin
+            {c, d} <= rotl1(cd_k1);                        // C_1 D_1 of K1
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            kreg <= 128'd0;
             cnt  <= 6'd0;
             run  <= 1'b0;
         end else if (run) begin
@@ -67,10 +128,10 @@ module tdea_keysched (
             if (cnt == 6'd47) begin
                 run  <= 1'b0;
                 cnt  <= 6'd0;
-                kreg <= 192'd0;
+                kreg <= 128'd0;
             end
         end else if (start) begin
-            kreg <= opt2 ? {key_data[63:0], key_data[127:0]} : key_data;
+            kreg <= opt2 ? {key_data[63:0], key_data[127:64]} : key_data[191:64];
             cnt  <= 6'd0;
             run  <= 1'b1;
         end
@@ -80,54 +141,8 @@ module tdea_keysched (
     assign w_valid = run;
     assign w_idx   = cnt;
 
-    // the key of this index (port byte order) and its DES round number 0..15
-    wire [1:0]  which = cnt[5:4];
-    wire [63:0] kbytes = (which == 2'd0) ? kreg[63:0] : (which == 2'd1) ? kreg[127:64] : kreg[191:128];
-    wire [3:0]  rnd   = (which == 2'd1) ? ~cnt[3:0] : cnt[3:0];
-
-    // key in DES bit order (first byte in bits [63:56])
-    wire [63:0] kd;
-    wire [55:0] cd;
+    wire [55:0] cdr = {c, d};
     genvar i;
-    generate
-        for (i = 0; i < 8; i = i + 1) begin : g_bytes
-            assign kd[63 - 8*i -: 8] = kbytes[8*i +: 8];
-        end
-        for (i = 0; i < 56; i = i + 1) begin : g_pc1
-            localparam integer SRC = 64 - {24'd0, PC1_T[(55-i)*8 +: 8]};   // constant bit index
-            assign cd[55-i] = kd[SRC];
-        end
-    endgenerate
-
-    // cumulative left rotation of C and D after rounds 1 .. rnd+1
-    reg [4:0] rot;
-    always @(*) begin
-        case (rnd)
-            4'd0:  rot = 5'd1;
-            4'd1:  rot = 5'd2;
-            4'd2:  rot = 5'd4;
-            4'd3:  rot = 5'd6;
-            4'd4:  rot = 5'd8;
-            4'd5:  rot = 5'd10;
-            4'd6:  rot = 5'd12;
-            4'd7:  rot = 5'd14;
-            4'd8:  rot = 5'd15;
-            4'd9:  rot = 5'd17;
-            4'd10: rot = 5'd19;
-            4'd11: rot = 5'd21;
-            4'd12: rot = 5'd23;
-            4'd13: rot = 5'd25;
-            4'd14: rot = 5'd27;
-            default: rot = 5'd28;
-        endcase
-    end
-    // rotate left by rot: the upper half of {x, x} << rot (the lower half is unused)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [55:0] cc = {cd[55:28], cd[55:28]} << rot;
-    wire [55:0] dd = {cd[27:0], cd[27:0]} << rot;
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [55:0] cdr = {cc[55:28], dd[55:28]};
-
     generate
         for (i = 0; i < 48; i = i + 1) begin : g_pc2
             localparam integer SRC = 56 - {24'd0, PC2_T[(47-i)*8 +: 8]};   // constant bit index
