@@ -411,17 +411,27 @@ module aes_mode_multi #(
     // goes into physical slot {s, !bank[s]}; ld_pend holds it until both cores have
     // expanded it, then bank[s] flips. A lane takes bank[slot] with its command.
     wire a_key_ready, b_key_ready;
-    wire [PW-1:0] key_pslot = {key_slot, ~bank[key_slot]};   // the bank a new key goes into
-    // a physical slot never changes under a packet: the load waits until no lane's packet
-    // uses the target bank (only packets begun before the previous load of the slot)
-    reg key_slot_busy;
+    // The bank a new key goes into: one that no lane's packet uses (a physical slot
+    // never changes under a packet). The inactive bank !bank[s] unless a packet begun
+    // before the previous load of s still runs on it while none runs on the active bank
+    // bank[s] (e.g. a second load right after the first one: no packet took the first
+    // key yet); then the active bank itself, which is safe: commands for s are held
+    // from key_valid until the load is done, so no packet can take it meanwhile, and its
+    // "flip" keeps bank[s]. The load waits while both banks carry packets.
+    reg key_busy_act, key_busy_oth;   // a lane's packet on key_slot uses bank[key_slot] / the other bank
     integer li;
     always @(*) begin
-        key_slot_busy = 1'b0;
+        key_busy_act = 1'b0;
+        key_busy_oth = 1'b0;
         for (li = 0; li < LANES; li = li + 1)
-            if (l_active[li] && l_slot[SLOT_W*li +: SLOT_W] == key_slot && l_bank[li] == key_pslot[0])
-                key_slot_busy = 1'b1;
+            if (l_active[li] && l_slot[SLOT_W*li +: SLOT_W] == key_slot) begin
+                if (l_bank[li] == bank[key_slot]) key_busy_act = 1'b1;
+                else                              key_busy_oth = 1'b1;
+            end
     end
+    wire key_bank = (key_busy_oth && !key_busy_act) ? bank[key_slot] : ~bank[key_slot];
+    wire [PW-1:0] key_pslot = {key_slot, key_bank};
+    wire key_slot_busy = key_busy_act && key_busy_oth;
     assign key_ready = !ld_pend && a_key_ready && b_key_ready && !key_slot_busy;
     wire key_go = key_valid && key_ready;
     // while a load runs the cores see its slot on key_slot (and key_valid low): their

@@ -421,7 +421,9 @@ async def rekey_phase(drv: TopDriver, rng, n_pkts: int, n_rekeys: int, p_gap: fl
             "commit_to_load_max": max(lat), "commit_to_load_median": statistics.median(lat),
             "spacing_median": statistics.median(normal), "spacing_across_load_median": statistics.median(across),
             "spacing_across_load_max": max(across),
-            "dip_cycles": statistics.median(across) - statistics.median(normal)}
+            # the worst rekey (bounded below) and the typical one
+            "dip_cycles": max(across) - statistics.median(normal),
+            "dip_cycles_median": statistics.median(across) - statistics.median(normal)}
 
 
 @cocotb.test()
@@ -429,7 +431,8 @@ async def test_rekey_under_load(dut):
     """Live rekey of a slot in use. Phase 1: random gaps and backpressure, traffic on two
     slots (correctness: zero loss, each packet under the key in force at its command).
     Phase 2: full load on slot 0 alone, no gaps: the same checks, and the dip measured as
-    the status spacing across a key load minus the usual spacing (printed as REKEY)."""
+    the status spacing across a key load minus the usual spacing (printed as REKEY); the
+    worst one over all rekeys is bounded by the key expansion (+ 2 clocks)."""
     drv = TopDriver(dut)
     await drv.start()
     rng = test_rng()
@@ -444,17 +447,18 @@ async def test_rekey_under_load(dut):
     bound = {"iter128": 44, "pipe": 48}.get(build_core(dut))
     if lanes(dut) > 1:
         # aes_mode_multi (LANES >= 2) has double-buffered key slots (docs/mode_engine.md,
-        # "aes_mode_multi", "Key slots"): the load goes into the slot's other bank at once
-        # while the lanes' packets finish on the old key, and only commands for the slot
-        # wait, from key_valid to the bank flip, so the lanes do not drain: a lane's packet
-        # time across a load grows by at most the expansion. + 2: the cycle in which the
-        # cores' key_ready is back and the registered flip after it (the first command
-        # under the new key is accepted the clock after the flip), as for LANES = 1 where
-        # the + 2 covers the engine's own clocks around the expansion.
+        # "aes_mode_multi", "Key slots"): the load goes into a bank of the slot that no
+        # running packet uses while the lanes' packets finish on the old key, and only
+        # commands for the slot wait, from key_valid to the bank flip, so the lanes do not
+        # drain: a lane's packet time across a load grows by at most the expansion. + 2:
+        # the cycle in which the cores' key_ready is back and the registered flip after it
+        # (the first command under the new key is accepted the clock after the flip), as
+        # for LANES = 1 where the + 2 covers the engine's own clocks around the expansion.
         dut._log.info("REKEY core=%s LANES=%d: bound = key expansion %s + 2", build_core(dut), lanes(dut), bound)
     if bound is not None:
+        # the worst rekey of the phase, for every LANES (not the median)
         assert m2["dip_cycles"] <= bound + 2, \
-            f"rekey stall {m2['dip_cycles']} > key expansion {bound} + 2"
+            f"rekey stall {m2['dip_cycles']} (worst rekey) > key expansion {bound} + 2"
 
 
 def takes_closed_frame(dut, frames: list, out: bytes, name: str) -> bool:
