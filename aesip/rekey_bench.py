@@ -36,7 +36,8 @@ handshake at the engine: waits for the packet of the slot in the engine).
 
 top-multi (made with the `pipe` run): aesip_top with LANES = MULTI_LANES (aes_mode_multi on
 aes_pipe), the same scenario and checks, a `lanes` field. aes_mode_multi has
-double-buffered key slots: the load goes into the slot's other bank while the lanes finish
+double-buffered key slots: the load goes into a bank of the slot that no running packet
+uses (the other bank, or the active one for a second load soon after a first) while the lanes finish
 their packets on the old key, and only the commands for the slot wait for the expansion
 (docs/mode_engine.md, "aes_mode_multi", "Key slots"), so its dip is bounded by the key
 expansion as well (+ 2 clocks: the registered bank flip; docs/soc.md, "Timing of a

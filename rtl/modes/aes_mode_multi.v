@@ -35,7 +35,11 @@
 //   goes into the other bank {s, !bank[s]} while the packets already accepted keep
 //   running on the active one; when the expansion is done (both cores' key_ready high
 //   again with the loaded slot on their key_slot, which this module drives while the
-//   load runs), bank[s] flips. Ordering rule:
+//   load runs), bank[s] flips. Exception: if packets begun before the previous load of s
+//   still run on the other bank and none runs on the active one (a second load soon
+//   after the first, whose key no packet took yet), the load goes into the active bank
+//   {s, bank[s]} itself (no packet can take it: commands for s are held, below) and
+//   bank[s] keeps its value at the "flip". Ordering rule:
 //     * a command for s accepted before the cycle key_valid rises for s runs on the
 //       old key, even if it is still running when the new key is in force;
 //     * from the cycle key_valid is high for s (the handshake cycle included) until the
@@ -47,8 +51,9 @@
 //   (aes_pipe: key_ready low 4 * Nr + 8 clocks after the handshake, 48 for AES-128) + 2
 //   clocks (the cycle key_ready is back, the registered flip); the
 //   handshake itself waits only for a rst/zeroize scrub, for another slot's load and,
-//   for a second load of s, for the packets still running on the bank it overwrites
-//   (begun before the first load). A load with an illegal length flips at once to a
+//   for a second load of s while packets begun before the first load still run on one
+//   bank and packets begun after it on the other, until one bank is free (no new packet
+//   of s starts meanwhile, so the wait ends). A load with an illegal length flips at once to a
 //   slot the cores hold invalid: later commands for s get status KEY, running packets
 //   finish on the old key. Zeroize and rst clear every physical slot (both banks),
 //   every bank bit and a load in progress.
@@ -86,9 +91,9 @@
 //                                       combinationally on key_slot and is low while a
 //                                       load is still expanding (any slot), while the
 //                                       cores refuse the target bank (rst/zeroize scrub)
-//                                       and while a packet that began before the
-//                                       previous load of key_slot still runs (it uses
-//                                       the bank the new key goes into). While key_valid
+//                                       and while packets of key_slot run on both of
+//                                       its banks (no bank free for the new key; see
+//                                       "Key slots"). While key_valid
 //                                       is high and until the new key is in force, a
 //                                       command for key_slot is not accepted.
 //   s_axis_cmd_*  (tdata 512 bits)    : one command beat per packet

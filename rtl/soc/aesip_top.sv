@@ -32,8 +32,9 @@
 // the slot's key words on the engine's key port (key_valid) until key_ready. LANES = 1:
 // key_ready is low while a packet on that slot is in the engine, and while the load is
 // presented the engine accepts no new command for that slot. LANES >= 2: double-buffered
-// slots, the load is taken at once into the slot's other bank while the running packets
-// finish on the old key, and no new command for the slot is accepted from key_valid until
+// slots, the load is taken at once into a bank of the slot no running packet uses (the
+// other one, or for a second load soon after a first the active one) while the running
+// packets finish on the old key, and no new command for the slot is accepted from key_valid until
 // the expansion is done (docs/mode_engine.md, "aes_mode_multi", "Key slots"). Either way
 // the key takes effect for the next packet on the slot that starts after the commit, no
 // packet is refused or lost. On the handshake the CSR key words of the slot
