@@ -33,7 +33,9 @@ import pytest
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import ref, rtl
-from aesip.tb.engdrv import EngineDriver, Packet
+from aesip.tb.coredrv import load_key
+from aesip.tb.engdrv import EngineDriver, Packet, expect
+from aesip.tb.engsoak import Events, monitor
 from aesip.tb.seed import test_rng
 from tb.modes.test_aes_mode_engine import FUNCTIONAL, SECURITY, case, run_mode_engine, soak_packets
 # the shared cocotb tests: cocotb runs every test found in this module
@@ -101,8 +103,109 @@ async def test_throughput(dut):
     assert drv.out.empty() and drv.sts.empty(), "extra output"
 
 
+async def _slot0_key(dut, ev: Events, n: int) -> int:
+    """Cycle of the slot-0 key handshake number n (0-based), once the monitor has it."""
+    while True:
+        loads = [c for c, sl, _ in ev.keys if sl == 0]
+        if len(loads) > n:
+            return loads[n]
+        await RisingEdge(dut.clk)
+
+
+@cocotb.test()
+async def test_rekey_back_to_back(dut):
+    """Two key loads into a slot in use, close together (docs/mode_engine.md, "aes_mode_multi",
+    "Key slots"). A: a long packet runs on the active bank, key 1 goes into the other bank,
+    key 2 right after it: no packet took key 1, so key 2 goes into the active bank as soon
+    as key 1's expansion is over, without waiting for the long packet (which finishes on
+    the old key); a packet queued behind both loads runs on key 2. B: packets on both banks
+    (one begun before key 3's load, one after it): key 4 waits until the older one is done,
+    not for the younger one, which finishes on key 3; the packet behind key 4 runs on it.
+    Expected values from aesip.ref (`cryptography`)."""
+    rng = test_rng(f"{__name__}.test_rekey_back_to_back")
+    drv = EngineDriver(dut)
+    await drv.start()
+    ev = Events()
+    cocotb.start_soon(monitor(drv, ev))
+    keys = [rng.randbytes(16) for _ in range(5)]
+    await drv.load_key(0, keys[0])
+    nk = 1                                    # slot-0 key handshakes so far
+    expansion = 4 * 10 + 8                    # AES-128, the larger of aes_pipe / aes_iter128 (docs/pipe.md)
+
+    def long_packet():
+        return Packet("ccm-encrypt", 0, rng.randbytes(NONCE), rng.randbytes(AAD), rng.randbytes(1500), TAG)
+
+    def short_packet():
+        return Packet("cbc-encrypt", 0, rng.randbytes(16), b"", rng.randbytes(64))
+
+    async def started(n_cmd: int) -> None:
+        while len(ev.cmd) == n_cmd:
+            await RisingEdge(dut.clk)
+
+    async def check(p: Packet, key: bytes, what: str) -> None:
+        e = expect(p, key)
+        assert await with_timeout(drv.status(), 10_000_000, "ns") == (e.err, e.tag), f"{what}: status/tag"
+        assert (await with_timeout(drv.output(), 1_000_000, "ns"))[0] == e.data, f"{what}: output"
+
+    # A: key 1 and key 2 back to back while a packet of the slot runs on key 0
+    p1, p2 = long_packet(), short_packet()
+    n_sts = len(ev.sts)
+    n = len(ev.cmd)
+    await drv.submit(p1)
+    await started(n)
+    await ClockCycles(dut.clk, rng.randint(5, 30))
+    kick = drv.cycle
+    await load_key(dut, 0, keys[1], wait_done=False)
+    h1 = await _slot0_key(dut, ev, nk)
+    nk += 1
+    assert h1 <= kick + 4, f"key 1 waited {h1 - kick} clocks (its bank is free)"
+    n = len(ev.cmd)
+    cocotb.start_soon(drv.submit(p2))          # held behind both loads
+    await load_key(dut, 0, keys[2], wait_done=False)
+    h2 = await _slot0_key(dut, ev, nk)
+    nk += 1
+    assert h2 - h1 <= expansion + 6, f"key 2 waited {h2 - h1} clocks after key 1 (more than key 1's expansion)"
+    assert all(c > h2 for c in ev.sts[n_sts:]), "the long packet had finished before key 2 was taken"
+    await check(p1, keys[0], "packet begun before both loads (key 0)")
+    await check(p2, keys[2], "packet queued behind both loads (key 2)")
+    assert ev.cmd[n] > h2, "the packet behind the loads was accepted before the second one"
+
+    # B: packets on both banks, then key 4
+    p3, p4, p5 = long_packet(), long_packet(), short_packet()
+    n = len(ev.cmd)
+    await drv.submit(p3)                       # on key 2
+    await started(n)
+    await ClockCycles(dut.clk, rng.randint(5, 30))
+    kick = drv.cycle
+    await load_key(dut, 0, keys[3])            # into the other bank at once; waits for the expansion
+    h3 = await _slot0_key(dut, ev, nk)
+    nk += 1
+    assert h3 <= kick + 4, f"key 3 waited {h3 - kick} clocks (its bank is free)"
+    n = len(ev.cmd)
+    await drv.submit(p4)                       # on key 3
+    await started(n)
+    await ClockCycles(dut.clk, rng.randint(5, 30))
+    n_sts = len(ev.sts)
+    kick = drv.cycle
+    await load_key(dut, 0, keys[4], wait_done=False)
+    h4 = await _slot0_key(dut, ev, nk)
+    nk += 1
+    assert h4 > kick + 100, f"key 4 was taken after {h4 - kick} clocks while both banks carried packets"
+    assert len([c for c in ev.sts[n_sts:] if c <= h4]) <= 1, "key 4 waited for the younger packet too"
+    n = len(ev.cmd)
+    await drv.submit(p5)
+    await check(p3, keys[2], "packet begun before key 3 (key 2)")
+    await check(p4, keys[3], "packet begun after key 3 (key 3)")
+    await check(p5, keys[4], "packet after key 4 (key 4)")
+    assert ev.cmd[n] > h4
+    assert len([c for c, sl, _ in ev.keys if sl == 0]) == nk
+    await ClockCycles(dut.clk, 20)
+    assert drv.out.empty() and drv.sts.empty(), "extra output"
+
+
 # ------------------------------------------------------------------------ pytest entry
 THROUGHPUT = ["test_throughput"]
+REKEY = ["test_rekey_back_to_back"]      # aes_mode_multi only: its double-buffered key slots
 
 # The functional tests (every 5th CAVP CCM record) with the throughput test on aes_pipe
 # with 4 lanes; on Icarus 3 lanes (not a power of two) with 4-beat input FIFOs (IN_AW=2:
@@ -116,9 +219,9 @@ CASES = [
     case("functional", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 2}, FUNCTIONAL,
          {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
     case("throughput", "verilator", {"CORE": "pipe", "LANES": 16, "IN_AW": 7}, THROUGHPUT, {}),
-    case("security", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 4, "NR_MAX": 14}, SECURITY,
+    case("security", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 4, "NR_MAX": 14}, SECURITY + REKEY,
          soak_packets(300, 100_000)),
-    case("security", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 4, "NR_MAX": 10}, SECURITY,
+    case("security", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 4, "NR_MAX": 10}, SECURITY + REKEY,
          soak_packets(60, 10_000)),
 ]
 
