@@ -2,7 +2,8 @@
 """aes_mode_multi (rtl/modes/aes_mode_multi.v: LANES packets in flight on one shared pair
 of block cores; docs/mode_engine.md, "aes_mode_multi"): the very same cocotb tests as
 aes_mode_engine (imported from tb/modes/test_aes_mode_engine.py, functional and
-security), its own throughput test, and the pytest entry.
+security), its own throughput test, test_rekey_back_to_back (two key loads into a slot in
+use close together: its double-buffered key slots), and the pytest entry.
 
 Throughput (test_throughput): AESIP_TPUT_PKTS (default 16) CCM encryptions of
 AESIP_TPUT_BYTES (default 1500) payload bytes with 32 bytes of AAD, 13-byte nonce and
