@@ -104,12 +104,20 @@ module ccmp_fe #(
     localparam integer RCW = SLOT_W + 5;           // their index width (17 * 2**SLOT_W < 2**RCW)
 
     // ---------------------------------------------------------------- state
-    localparam [2:0] S_IDLE = 3'd0, S_RECV = 3'd1, S_CHECK = 3'd2, S_CMD = 3'd3, S_RUN = 3'd4,
-                     S_STS = 3'd5;
+    // Two sides, two buffer banks. The receive side (rs) takes the sideband beat and the
+    // frame into bank wb and holds the parsed beats in R_HOLD; the process side (st), when
+    // it is idle, checks the held MPDU (replay counters read then: after the previous
+    // MPDU's update), takes its bank (rb <= wb) and runs it through the engine, while the
+    // receive side already takes the next MPDU into the other bank.
+    localparam [1:0] R_IDLE = 2'd0, R_RECV = 2'd1, R_HOLD = 2'd2;
+    localparam [1:0] S_IDLE = 2'd0, S_CMD = 2'd1, S_RUN = 2'd2, S_STS = 2'd3;
     localparam [1:0] O_WAIT = 2'd0, O_DATA = 2'd1, O_END = 2'd2, O_DONE = 2'd3;
-    reg [2:0] st;
+    reg [1:0] rs;
+    reg [1:0] st;
     reg [1:0] ost;
+    reg       wb, rb;          // bank being received into / processed
 
+    // receive side: the held MPDU's sideband and frame registers
     reg        dec;
     reg        op_err;
     reg [7:0]  slot;
@@ -121,15 +129,15 @@ module ccmp_fe #(
     reg [383:0] hdr;           // the first three beats: MAC header + CCMP header (<= 44 bytes)
     reg [127:0] beat_prev, beat_last;
 
-    reg [127:0] mem [0:BUF_BEATS-1];
+    reg [127:0] mem [0:2*BUF_BEATS-1];   // two banks of BUF_BEATS beats
 
     // replay counters
     reg [47:0]    rc [0:NRC-1];
     reg [NRC-1:0] rcv;
 
     // ---------------------------------------------------------------- sideband and receive
-    assign s_axis_cmd_tready = (st == S_IDLE);
-    assign s_axis_tready = (st == S_RECV);
+    assign s_axis_cmd_tready = (rs == R_IDLE);
+    assign s_axis_tready = (rs == R_RECV);
     wire in_take = s_axis_tvalid && s_axis_tready;
 
     wire keep_low_run = ((s_axis_tkeep & (s_axis_tkeep + 16'h0001)) == 16'h0000);
@@ -141,9 +149,10 @@ module ccmp_fe #(
             keep_cnt = keep_cnt + {4'd0, s_axis_tkeep[j]};
     end
 
+    wire [8:0] waddr = {1'b0, nbeat} + (wb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
         if (in_take && nbeat < BUF_BEATS)
-            mem[nbeat] <= s_axis_tdata;
+            mem[waddr] <= s_axis_tdata;
     end
 
     // ---------------------------------------------------------------- header parsing
@@ -239,6 +248,8 @@ module ccmp_fe #(
     reg [3:0]   aad_k1;        // bytes of the AAD's second beat (6 .. 14)
     reg [1:0]   aad_ph;        // AAD beats still to send (2, 1, 0)
     reg [7:0]   err, eng_err;
+    reg         p_dec;         // process side: this MPDU's op and key slot
+    reg [7:0]   p_slot;
     reg         frame_sent;
     reg [47:0]  pn_sts;
     reg [1:0]   kid_sts;
@@ -256,9 +267,10 @@ module ccmp_fe #(
     wire [15:0] rin_keep;
     wire        unused_rin_user, unused_rin_busy;
     wire        q_adv = !q_valid || rin_ready;
+    wire [8:0]  raddr = {1'b0, rd_i} + (rb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
         if (st == S_RUN && q_adv && rd_i < nb)
-            mem_q <= mem[rd_i];
+            mem_q <= mem[raddr];
     end
     wire [11:0] q_base = {q_idx, 4'b0000};
     wire [11:0] q_hi_w = e_end - q_base;
@@ -335,8 +347,8 @@ module ccmp_fe #(
                         ro_valid = 1'b1;
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
-                        ro_last = dec && pfx_lastb;
-                        eng_s_ready = dec && pfx_lastb && ro_ready;
+                        ro_last = p_dec && pfx_lastb;
+                        eng_s_ready = p_dec && pfx_lastb && ro_ready;
                     end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
                         eng_s_ready = 1'b1;   // failed without output: no frame at all
                     end
@@ -345,13 +357,13 @@ module ccmp_fe #(
                     ro_valid = s_axis_eng_tvalid;
                     ro_data = s_axis_eng_tdata;
                     ro_keep = s_axis_eng_tkeep;
-                    ro_last = s_axis_eng_tlast && dec;
+                    ro_last = s_axis_eng_tlast && p_dec;
                     ro_user = s_axis_eng_tuser;
                     eng_m_ready = ro_ready;
                 end
                 O_END: begin
                     if (s_axis_eng_sts_tvalid) begin
-                        if (dec) begin
+                        if (p_dec) begin
                             eng_s_ready = 1'b1;
                         end else begin
                             ro_valid = 1'b1;
@@ -401,7 +413,7 @@ module ccmp_fe #(
         | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
 
     // replay counters: update after a verified decryption, clear on key load / zeroize
-    wire rc_upd = (st == S_RUN) && (ost == O_DONE) && !ro_busy && dec && (eng_err == ERR_OK) && !rc_kill;
+    wire rc_upd = (st == S_RUN) && (ost == O_DONE) && !ro_busy && p_dec && (eng_err == ERR_OK) && !rc_kill;
     integer t;
     always @(posedge clk) begin
         if (rc_upd)
@@ -419,10 +431,12 @@ module ccmp_fe #(
         end
     end
 
+    // ---------------------------------------------------------------- receive side
+    wire hand_off = (st == S_IDLE) && (rs == R_HOLD);   // the process side takes the held MPDU
     always @(posedge clk) begin
         if (rst) begin
-            st <= S_IDLE;
-            ost <= O_WAIT;
+            rs <= R_IDLE;
+            wb <= 1'b0;
             dec <= 1'b0;
             op_err <= 1'b0;
             slot <= 8'd0;
@@ -434,6 +448,53 @@ module ccmp_fe #(
             hdr <= 384'd0;
             beat_prev <= 128'd0;
             beat_last <= 128'd0;
+        end else begin
+            case (rs)
+                R_IDLE: if (s_axis_cmd_tvalid) begin
+                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
+                    op_err <= (cmd_rsvd != 64'd0);
+                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
+                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
+                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
+                    nbeat <= 8'd0;
+                    ferr <= 1'b0;
+                    hdr <= 384'd0;
+                    beat_prev <= 128'd0;
+                    beat_last <= 128'd0;
+                    rs <= R_RECV;
+                end
+                R_RECV: if (in_take) begin
+                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
+                    if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
+                    if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
+                    beat_prev <= beat_last;
+                    beat_last <= s_axis_tdata;
+                    if (nbeat != 8'hff)
+                        nbeat <= nbeat + 8'd1;
+                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
+                        ferr <= 1'b1;
+                    if (s_axis_tlast) begin
+                        lastk <= keep_cnt;
+                        rs <= R_HOLD;
+                    end
+                end
+                R_HOLD: if (hand_off) begin
+                    wb <= !wb;      // the other bank: its MPDU (if any) has finished
+                    rs <= R_IDLE;
+                end
+                default: rs <= R_IDLE;
+            endcase
+        end
+    end
+
+    // ---------------------------------------------------------------- process side
+    always @(posedge clk) begin
+        if (rst) begin
+            st <= S_IDLE;
+            ost <= O_WAIT;
+            rb <= 1'b0;
+            p_dec <= 1'b0;
+            p_slot <= 8'd0;
             ecmd <= 512'd0;
             e_start <= 12'd0;
             e_end <= 12'd0;
@@ -455,45 +516,24 @@ module ccmp_fe #(
             q_valid <= 1'b0;
             q_idx <= 8'd0;
         end else begin
-            if (zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == slot))
+            if (zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == p_slot))
                 rc_kill <= 1'b1;
             case (st)
-                S_IDLE: if (s_axis_cmd_tvalid) begin
-                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
-                    op_err <= (cmd_rsvd != 64'd0);
-                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
-                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
-                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
-                    nbeat <= 8'd0;
-                    ferr <= 1'b0;
-                    hdr <= 384'd0;
-                    beat_prev <= 128'd0;
-                    beat_last <= 128'd0;
-                    st <= S_RECV;
-                end
-                S_RECV: if (in_take) begin
-                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
-                    if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
-                    if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
-                    beat_prev <= beat_last;
-                    beat_last <= s_axis_tdata;
-                    if (nbeat != 8'hff)
-                        nbeat <= nbeat + 8'd1;
-                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
-                        ferr <= 1'b1;
-                    if (s_axis_tlast) begin
-                        lastk <= keep_cnt;
-                        st <= S_CHECK;
-                    end
-                end
-                S_CHECK: begin
+                // the check of the held MPDU: every value read from the receive registers
+                // and the replay counters now, the previous MPDU being finished
+                S_IDLE: if (hand_off) begin
+                    rb <= wb;
+                    p_dec <= dec;
+                    p_slot <= slot;
                     err <= chk_err;
                     eng_err <= 8'd0;
                     frame_sent <= 1'b0;
                     pn_sts <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
                     kid_sts <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
                     rc_r <= rc_i;
-                    rc_kill <= 1'b0;
+                    // a key load into the slot / zeroize in this very cycle clears the
+                    // counters just read: no update from this MPDU
+                    rc_kill <= zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == slot);
                     ecmd <= ecmd_next;
                     e_start <= e_start_w;
                     e_end <= e_end_w;
@@ -531,7 +571,7 @@ module ccmp_fe #(
                                 frame_sent <= 1'b1;
                                 if (!pfx_lastb) pidx <= pidx + 2'd1;
                                 else if (s_axis_eng_tvalid) ost <= O_DATA;
-                                else if (dec) ost <= O_DONE;
+                                else if (p_dec) ost <= O_DONE;
                                 else ost <= O_END;
                             end
                             if (eng_s_ready) begin
@@ -557,10 +597,9 @@ module ccmp_fe #(
                         end
                     endcase
                 end
-                S_STS: if (m_axis_sts_tready) begin
+                default: if (m_axis_sts_tready) begin   // S_STS
                     st <= S_IDLE;
                 end
-                default: st <= S_IDLE;
             endcase
         end
     end
