@@ -104,18 +104,15 @@ module ccmp_fe #(
     localparam integer RCW = SLOT_W + 5;           // their index width (17 * 2**SLOT_W < 2**RCW)
 
     // ---------------------------------------------------------------- state
-    // Two sides, two buffer banks. The receive side (rs) takes the sideband beat and the
-    // frame into bank wb and holds the parsed beats in R_HOLD; the process side (st), when
-    // it is idle, checks the held MPDU (replay counters read then: after the previous
-    // MPDU's update), takes its bank (rb <= wb) and runs it through the engine, while the
-    // receive side already takes the next MPDU into the other bank.
+    // Three sides. The receive side (rs) takes the sideband beat and the frame into input
+    // bank wb and holds the parsed beats (R_HOLD). The issue side (ist), when idle, checks
+    // the held MPDU (hand-off: every check and the replay comparison), queues its record
+    // for the collect side, and feeds the engine (command, AAD, body from bank rb); the
+    // receive side meanwhile takes the next MPDU into the other bank. The collect side
+    // (cst) turns the records, in order, into output MPDUs and status beats.
     localparam [1:0] R_IDLE = 2'd0, R_RECV = 2'd1, R_HOLD = 2'd2;
-    localparam [1:0] S_IDLE = 2'd0, S_CMD = 2'd1, S_RUN = 2'd2, S_STS = 2'd3;
-    localparam [1:0] O_WAIT = 2'd0, O_DATA = 2'd1, O_END = 2'd2, O_DONE = 2'd3;
     reg [1:0] rs;
-    reg [1:0] st;
-    reg [1:0] ost;
-    reg       wb, rb;          // bank being received into / processed
+    reg       wb;              // bank being received into
 
     // receive side: the held MPDU's sideband and frame registers
     reg        dec;
@@ -238,25 +235,55 @@ module ccmp_fe #(
     wire unused_bits = ^{s_axis_eng_sts_tdata[127:64], nb_w[11:8], tail_sh[255:64], hdr_sh[383:64],
                          ccmph[28:16], plen};
 
-    // ---------------------------------------------------------------- registered per-MPDU values
+    // ================================================================ issue side
+    // Takes the held MPDU (hand-off: check, replay comparison, engine command), sends the
+    // command, the two AAD beats and the body from its bank, then takes the next one.
+    localparam [1:0] I_IDLE = 2'd0, I_CMD = 2'd1, I_FEED = 2'd2;
+    reg [1:0]   ist;
+    reg         rb;            // bank being read
     reg [511:0] ecmd;
     reg [11:0]  e_start, e_end;
-    reg [383:0] prefix;
-    reg [5:0]   pfx_len;
-    reg [1:0]   pidx;          // prefix beat being sent
     reg [255:0] aad_r;
     reg [3:0]   aad_k1;        // bytes of the AAD's second beat (6 .. 14)
     reg [1:0]   aad_ph;        // AAD beats still to send (2, 1, 0)
-    reg [7:0]   err, eng_err;
-    reg         p_dec;         // process side: this MPDU's op and key slot
-    reg [7:0]   p_slot;
-    reg         frame_sent;
-    reg [47:0]  pn_sts;
-    reg [1:0]   kid_sts;
-    reg [RCW-1:0] rc_r;          // replay counter of this MPDU
-    reg         rc_kill;       // its slot was reloaded / zeroized meanwhile: no update
 
-    // ---------------------------------------------------------------- buffer reader -> engine
+    // per-MPDU records from the issue side to the collect side: a 2-entry FIFO
+    reg [1:0]   qcnt;
+    reg         qwp, qrp;
+    reg         q_eng [0:1];   // went to the engine (the checks passed)
+    reg         q_dec [0:1];
+    reg [7:0]   q_err [0:1];
+    reg [47:0]  q_pn [0:1];
+    reg [1:0]   q_kid [0:1];
+    reg [RCW-1:0] q_rc [0:1];
+    reg [SLOT_W-1:0] q_slot [0:1];
+    reg [1:0]   q_kill;        // its slot was reloaded / zeroized since the check: no counter update
+    reg [383:0] q_pfx [0:1];
+    reg [5:0]   q_pl [0:1];
+    wire        q_v0 = (qcnt == 2'd2) || (qcnt == 2'd1 && !qrp);
+    wire        q_v1 = (qcnt == 2'd2) || (qcnt == 2'd1 && qrp);
+
+    // collect side registers (below) needed by the replay wait
+    localparam [1:0] C_IDLE = 2'd0, C_RUN = 2'd1, C_STS = 2'd2;
+    reg [1:0]   cst;
+    reg         c_dec;
+    reg         c_eng;
+    reg [47:0]  pn_sts;
+    reg [RCW-1:0] rc_r;        // replay counter of the MPDU being collected
+
+    // Replay order: a decryption is checked only when no earlier decryption still in flight
+    // (queued or being collected, its counter not yet updated) has the same counter and a
+    // PN not lower than this one's; otherwise its outcome would decide REPLAY. Such an MPDU
+    // waits until that one has finished (and updated the counter or not).
+    wire w_q0 = q_v0 && q_eng[0] && q_dec[0] && (q_rc[0] == rc_i) && (pn_rx <= q_pn[0]);
+    wire w_q1 = q_v1 && q_eng[1] && q_dec[1] && (q_rc[1] == rc_i) && (pn_rx <= q_pn[1]);
+    wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
+    wire rwait = dec && (w_q0 || w_q1 || w_c);
+    wire hand_off = (ist == I_IDLE) && (rs == R_HOLD) && (qcnt != 2'd2) && !rwait;
+    wire q_push = hand_off;
+    wire q_pop;
+
+    // buffer reader -> engine
     reg [7:0]   rd_i, nb;
     reg         q_valid;
     reg [7:0]   q_idx;
@@ -269,7 +296,7 @@ module ccmp_fe #(
     wire        q_adv = !q_valid || rin_ready;
     wire [8:0]  raddr = {1'b0, rd_i} + (rb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
-        if (st == S_RUN && q_adv && rd_i < nb)
+        if (ist == I_FEED && q_adv && rd_i < nb)
             mem_q <= mem[raddr];
     end
     wire [11:0] q_base = {q_idx, 4'b0000};
@@ -299,111 +326,23 @@ module ccmp_fe #(
         for (k = 0; k < 16; k = k + 1)
             aad_keep1[k] = (k < aad_k1);
     end
-    wire aad_go = (st == S_RUN) && (aad_ph != 2'd0);
+    wire aad_go = (ist == I_FEED) && (aad_ph != 2'd0);
     assign m_axis_eng_tvalid = aad_go ? 1'b1 : rin_valid;
     assign m_axis_eng_tdata = aad_go ? ((aad_ph == 2'd2) ? aad_r[127:0] : aad_r[255:128]) : rin_data;
     assign m_axis_eng_tkeep = aad_go ? ((aad_ph == 2'd2) ? 16'hffff : aad_keep1) : rin_keep;
     assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0)) : rin_last;
+    wire feed_end = (ist == I_FEED) && m_axis_eng_tvalid && m_axis_eng_tready && m_axis_eng_tlast;
 
-    // ---------------------------------------------------------------- engine output -> MPDU out
-    wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
-    wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
-    wire [63:0] mic_tx = s_axis_eng_sts_tdata[STS_VALUE_LSB +: 64];
-    wire [5:0]  pfx_rem = pfx_len - {pidx, 4'b0000};
-    wire        pfx_lastb = (pfx_rem <= 6'd16);
-    reg  [15:0] pfx_keep;
-    integer n;
-    always @(*) begin
-        for (n = 0; n < 16; n = n + 1)
-            pfx_keep[n] = (n < pfx_rem);
-    end
-    wire [127:0] pfx_beat = (pidx == 2'd0) ? prefix[127:0] : (pidx == 2'd1) ? prefix[255:128] : prefix[383:256];
-    reg         ro_valid;
-    reg [127:0] ro_data;
-    reg [15:0]  ro_keep;
-    reg         ro_last;
-    reg         ro_user;
-    reg         eng_m_ready;
-    reg         eng_s_ready;
-    wire        ro_ready;
-    wire        ro_busy;
-    always @(*) begin
-        ro_valid = 1'b0;
-        ro_data = 128'd0;
-        ro_keep = 16'd0;
-        ro_last = 1'b0;
-        ro_user = 1'b0;
-        eng_m_ready = 1'b0;
-        eng_s_ready = 1'b0;
-        if (st == S_RUN) begin
-            case (ost)
-                O_WAIT: begin
-                    if (s_axis_eng_tvalid) begin
-                        ro_valid = 1'b1;
-                        ro_data = pfx_beat;
-                        ro_keep = pfx_keep;
-                    end else if (s_axis_eng_sts_tvalid && eng_ok) begin
-                        // empty body: prefix (then the MIC when encrypting)
-                        ro_valid = 1'b1;
-                        ro_data = pfx_beat;
-                        ro_keep = pfx_keep;
-                        ro_last = p_dec && pfx_lastb;
-                        eng_s_ready = p_dec && pfx_lastb && ro_ready;
-                    end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
-                        eng_s_ready = 1'b1;   // failed without output: no frame at all
-                    end
-                end
-                O_DATA: begin
-                    ro_valid = s_axis_eng_tvalid;
-                    ro_data = s_axis_eng_tdata;
-                    ro_keep = s_axis_eng_tkeep;
-                    ro_last = s_axis_eng_tlast && p_dec;
-                    ro_user = s_axis_eng_tuser;
-                    eng_m_ready = ro_ready;
-                end
-                O_END: begin
-                    if (s_axis_eng_sts_tvalid) begin
-                        if (p_dec) begin
-                            eng_s_ready = 1'b1;
-                        end else begin
-                            ro_valid = 1'b1;
-                            ro_data = {64'd0, mic_tx};
-                            ro_keep = 16'h00ff;
-                            ro_last = 1'b1;
-                            ro_user = !eng_ok;
-                            eng_s_ready = ro_ready;
-                        end
-                    end
-                end
-                default: ;
-            endcase
-        end
-    end
-    assign s_axis_eng_tready = eng_m_ready;
-    assign s_axis_eng_sts_tready = eng_s_ready;
-
-    axis_realign #(.BYTES(16)) u_rout (
-        .clk(clk), .rst(rst),
-        .s_tvalid(ro_valid), .s_tready(ro_ready), .s_tdata(ro_data), .s_tkeep(ro_keep),
-        .s_tlast(ro_last), .s_tuser(ro_user),
-        .m_tvalid(m_axis_tvalid), .m_tready(m_axis_tready), .m_tdata(m_axis_tdata),
-        .m_tkeep(m_axis_tkeep), .m_tlast(m_axis_tlast), .m_tuser(m_axis_tuser),
-        .busy(ro_busy)
-    );
-
-    // ---------------------------------------------------------------- engine command, status
-    assign m_axis_eng_cmd_tvalid = (st == S_CMD);
+    assign m_axis_eng_cmd_tvalid = (ist == I_CMD);
     assign m_axis_eng_cmd_tdata = ecmd;
-    assign m_axis_sts_tvalid = (st == S_STS);
-    assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, pn_sts} << CCMP_STS_PN_LSB)
-                            | ({{(CCMP_STS_W-8){1'b0}}, err} << CCMP_STS_ERR_LSB)
-                            | ({{(CCMP_STS_W-8){1'b0}}, eng_err} << CCMP_STS_ENG_ERR_LSB)
-                            | ({{(CCMP_STS_W-2){1'b0}}, kid_sts} << CCMP_STS_KEY_ID_LSB)
-                            | ({{(CCMP_STS_W-1){1'b0}}, frame_sent} << CCMP_STS_FRAME_LSB);
 
     wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
+    // decryption runs cut-through in the engine: its plaintext is held in this front end's
+    // output buffer until the status says the MIC verified (store-and-forward here), so
+    // the engine is free for the next MPDU while the plaintext is released
     wire [511:0] ecmd_next =
           ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
+        | ({{(512-1){1'b0}}, dec} << CMD_CUT_LSB)
         | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
         | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
         | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
@@ -412,27 +351,7 @@ module ccmp_fe #(
         | ({{(512-128){1'b0}}, nonce} << CMD_IV_LSB)
         | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
 
-    // replay counters: update after a verified decryption, clear on key load / zeroize
-    wire rc_upd = (st == S_RUN) && (ost == O_DONE) && !ro_busy && p_dec && (eng_err == ERR_OK) && !rc_kill;
-    integer t;
-    always @(posedge clk) begin
-        if (rc_upd)
-            rc[rc_r] <= pn_sts;
-    end
-    always @(posedge clk) begin
-        if (rst || zeroize) begin
-            rcv <= {NRC{1'b0}};
-        end else begin
-            if (rc_upd)
-                rcv[rc_r] <= 1'b1;
-            if (key_load)
-                for (t = 0; t < 17; t = t + 1)
-                    rcv[{5'd0, key_load_slot} * 17 + t[RCW-1:0]] <= 1'b0;
-        end
-    end
-
-    // ---------------------------------------------------------------- receive side
-    wire hand_off = (st == S_IDLE) && (rs == R_HOLD);   // the process side takes the held MPDU
+    // ================================================================ receive side
     always @(posedge clk) begin
         if (rst) begin
             rs <= R_IDLE;
@@ -479,7 +398,7 @@ module ccmp_fe #(
                     end
                 end
                 R_HOLD: if (hand_off) begin
-                    wb <= !wb;      // the other bank: its MPDU (if any) has finished
+                    wb <= !wb;      // the other bank: the issue side has read it all
                     rs <= R_IDLE;
                 end
                 default: rs <= R_IDLE;
@@ -487,73 +406,78 @@ module ccmp_fe #(
         end
     end
 
-    // ---------------------------------------------------------------- process side
+    // ================================================================ issue side registers
+    wire new_kill = zeroize || (key_load && key_load_slot == slot_s);
+    integer qi;
     always @(posedge clk) begin
         if (rst) begin
-            st <= S_IDLE;
-            ost <= O_WAIT;
+            ist <= I_IDLE;
             rb <= 1'b0;
-            p_dec <= 1'b0;
-            p_slot <= 8'd0;
             ecmd <= 512'd0;
             e_start <= 12'd0;
             e_end <= 12'd0;
-            prefix <= 384'd0;
-            pfx_len <= 6'd0;
-            pidx <= 2'd0;
             aad_r <= 256'd0;
             aad_k1 <= 4'd0;
             aad_ph <= 2'd0;
-            err <= 8'd0;
-            eng_err <= 8'd0;
-            frame_sent <= 1'b0;
-            pn_sts <= 48'd0;
-            kid_sts <= 2'd0;
-            rc_r <= {RCW{1'b0}};
-            rc_kill <= 1'b0;
             rd_i <= 8'd0;
             nb <= 8'd0;
             q_valid <= 1'b0;
             q_idx <= 8'd0;
+            qcnt <= 2'd0;
+            qwp <= 1'b0;
+            qrp <= 1'b0;
+            q_kill <= 2'b00;
+            for (qi = 0; qi < 2; qi = qi + 1) begin
+                q_eng[qi] <= 1'b0;
+                q_dec[qi] <= 1'b0;
+                q_err[qi] <= 8'd0;
+                q_pn[qi] <= 48'd0;
+                q_kid[qi] <= 2'd0;
+                q_rc[qi] <= {RCW{1'b0}};
+                q_slot[qi] <= {SLOT_W{1'b0}};
+                q_pfx[qi] <= 384'd0;
+                q_pl[qi] <= 6'd0;
+            end
         end else begin
-            if (zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == p_slot))
-                rc_kill <= 1'b1;
-            case (st)
-                // the check of the held MPDU: every value read from the receive registers
-                // and the replay counters now, the previous MPDU being finished
-                S_IDLE: if (hand_off) begin
+            // a key load into a queued MPDU's slot / zeroize cancels its counter update
+            for (qi = 0; qi < 2; qi = qi + 1)
+                if (zeroize || (key_load && key_load_slot == q_slot[qi]))
+                    q_kill[qi] <= 1'b1;
+            if (q_push) begin
+                q_eng[qwp] <= (chk_err == CCMP_ERR_OK);
+                q_dec[qwp] <= dec;
+                q_err[qwp] <= chk_err;
+                q_pn[qwp] <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
+                q_kid[qwp] <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
+                q_rc[qwp] <= rc_i;
+                q_slot[qwp] <= slot_s;
+                q_kill[qwp] <= new_kill;   // a load in the check's clock: counters just read are cleared
+                q_pfx[qwp] <= pfx_next;
+                q_pl[qwp] <= pl_next;
+                qwp <= !qwp;
+            end
+            if (q_pop)
+                qrp <= !qrp;
+            qcnt <= qcnt + {1'b0, q_push} - {1'b0, q_pop};
+            case (ist)
+                I_IDLE: if (hand_off && chk_err == CCMP_ERR_OK) begin
                     rb <= wb;
-                    p_dec <= dec;
-                    p_slot <= slot;
-                    err <= chk_err;
-                    eng_err <= 8'd0;
-                    frame_sent <= 1'b0;
-                    pn_sts <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
-                    kid_sts <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
-                    rc_r <= rc_i;
-                    // a key load into the slot / zeroize in this very cycle clears the
-                    // counters just read: no update from this MPDU
-                    rc_kill <= zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == slot);
                     ecmd <= ecmd_next;
                     e_start <= e_start_w;
                     e_end <= e_end_w;
                     nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
                     rd_i <= e_start_w[11:4];
                     q_valid <= 1'b0;
-                    ost <= O_WAIT;
-                    prefix <= pfx_next;
-                    pfx_len <= pl_next;
-                    pidx <= 2'd0;
                     aad_r <= aad;
                     aad_k1 <= alen[3:0];
-                    st <= (chk_err == CCMP_ERR_OK) ? S_CMD : S_STS;
+                    ist <= I_CMD;
                 end
-                S_CMD: if (m_axis_eng_cmd_tready) begin
+                I_CMD: if (m_axis_eng_cmd_tready) begin
                     ecmd <= 512'd0;
                     aad_ph <= 2'd2;
-                    st <= S_RUN;
+                    ist <= I_FEED;
                 end
-                S_RUN: begin
+                I_FEED: begin
                     if (aad_go && m_axis_eng_tready)
                         aad_ph <= aad_ph - 2'd1;
                     if (q_adv) begin
@@ -565,40 +489,288 @@ module ccmp_fe #(
                             q_valid <= 1'b0;
                         end
                     end
-                    case (ost)
-                        O_WAIT: begin
-                            if (ro_valid && ro_ready) begin
-                                frame_sent <= 1'b1;
-                                if (!pfx_lastb) pidx <= pidx + 2'd1;
-                                else if (s_axis_eng_tvalid) ost <= O_DATA;
-                                else if (p_dec) ost <= O_DONE;
-                                else ost <= O_END;
-                            end
-                            if (eng_s_ready) begin
-                                eng_err <= eng_code;
-                                ost <= O_DONE;
-                            end
+                    if (feed_end)
+                        ist <= I_IDLE;
+                end
+                default: ist <= I_IDLE;
+            endcase
+        end
+    end
+
+    // ================================================================ collect side
+    // Takes the records in order: an MPDU that failed its checks gets its status at once;
+    // otherwise the engine's output becomes the output MPDU. Encryption: prefix, engine
+    // beats, MIC, streamed. Decryption: the engine's (cut-through) plaintext beats go into
+    // the output buffer; only when the engine's status says OK are the prefix and the
+    // buffer released (nothing of a failing MPDU leaves), then the counter is updated.
+    localparam [2:0] O_WAIT = 3'd0, O_DATA = 3'd1, O_END = 3'd2, O_DONE = 3'd3, O_BUF = 3'd4,
+                     O_REL = 3'd5;
+    localparam [7:0] OBUF_BEATS = BUF_BEATS;       // any body that fits the input buffer
+    reg [2:0]   ost;
+    reg [383:0] prefix;
+    reg [5:0]   pfx_len;
+    reg [1:0]   pidx;          // prefix beat being sent
+    reg [7:0]   err, eng_err;
+    reg         frame_sent;
+    reg [1:0]   kid_sts;
+    reg         rc_kill;       // its slot was reloaded / zeroized meanwhile: no update
+    reg [SLOT_W-1:0] c_slot;
+
+    reg [127:0] obuf [0:OBUF_BEATS-1];
+    reg [7:0]   ow;            // plaintext beats written
+    reg [15:0]  okeep;         // tkeep of the last one
+    reg [7:0]   or_i;          // next beat to read
+    reg         ob_valid;      // ob_q holds beat ob_idx
+    reg [7:0]   ob_idx;
+    reg [127:0] ob_q;
+    reg         pfx_done;      // O_REL: the prefix has been sent
+
+    assign q_pop = (cst == C_IDLE) && (qcnt != 2'd0);
+
+    wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
+    wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
+    wire [63:0] mic_tx = s_axis_eng_sts_tdata[STS_VALUE_LSB +: 64];
+    wire [5:0]  pfx_rem = pfx_len - {pidx, 4'b0000};
+    wire        pfx_lastb = (pfx_rem <= 6'd16);
+    reg  [15:0] pfx_keep;
+    integer n;
+    always @(*) begin
+        for (n = 0; n < 16; n = n + 1)
+            pfx_keep[n] = (n < pfx_rem);
+    end
+    wire [127:0] pfx_beat = (pidx == 2'd0) ? prefix[127:0] : (pidx == 2'd1) ? prefix[255:128] : prefix[383:256];
+    wire         ob_last = (ob_idx + 8'd1 == ow);
+    reg         ro_valid;
+    reg [127:0] ro_data;
+    reg [15:0]  ro_keep;
+    reg         ro_last;
+    reg         ro_user;
+    reg         eng_m_ready;
+    reg         eng_s_ready;
+    wire        ro_ready;
+    wire        ro_busy;
+    always @(*) begin
+        ro_valid = 1'b0;
+        ro_data = 128'd0;
+        ro_keep = 16'd0;
+        ro_last = 1'b0;
+        ro_user = 1'b0;
+        eng_m_ready = 1'b0;
+        eng_s_ready = 1'b0;
+        if (cst == C_RUN) begin
+            case (ost)
+                O_WAIT: begin     // encryption: the prefix, once the engine has output
+                    if (s_axis_eng_tvalid) begin
+                        ro_valid = 1'b1;
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                    end else if (s_axis_eng_sts_tvalid && eng_ok) begin
+                        ro_valid = 1'b1;          // empty body: prefix, then the MIC
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                    end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
+                        eng_s_ready = 1'b1;       // failed without output: no frame at all
+                    end
+                end
+                O_DATA: begin
+                    ro_valid = s_axis_eng_tvalid;
+                    ro_data = s_axis_eng_tdata;
+                    ro_keep = s_axis_eng_tkeep;
+                    ro_user = s_axis_eng_tuser;
+                    eng_m_ready = ro_ready;
+                end
+                O_END: begin
+                    if (s_axis_eng_sts_tvalid) begin
+                        ro_valid = 1'b1;
+                        ro_data = {64'd0, mic_tx};
+                        ro_keep = 16'h00ff;
+                        ro_last = 1'b1;
+                        ro_user = !eng_ok;
+                        eng_s_ready = ro_ready;
+                    end
+                end
+                O_BUF: begin      // decryption: plaintext into the buffer, then the status
+                    eng_m_ready = 1'b1;
+                    eng_s_ready = !s_axis_eng_tvalid;
+                end
+                O_REL: begin
+                    if (!pfx_done) begin
+                        ro_valid = 1'b1;
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                        ro_last = pfx_lastb && (ow == 8'd0);
+                    end else begin
+                        ro_valid = ob_valid;
+                        ro_data = ob_q;
+                        ro_keep = ob_last ? okeep : 16'hffff;
+                        ro_last = ob_last;
+                    end
+                end
+                default: ;
+            endcase
+        end
+    end
+    assign s_axis_eng_tready = eng_m_ready;
+    assign s_axis_eng_sts_tready = eng_s_ready;
+
+    axis_realign #(.BYTES(16)) u_rout (
+        .clk(clk), .rst(rst),
+        .s_tvalid(ro_valid), .s_tready(ro_ready), .s_tdata(ro_data), .s_tkeep(ro_keep),
+        .s_tlast(ro_last), .s_tuser(ro_user),
+        .m_tvalid(m_axis_tvalid), .m_tready(m_axis_tready), .m_tdata(m_axis_tdata),
+        .m_tkeep(m_axis_tkeep), .m_tlast(m_axis_tlast), .m_tuser(m_axis_tuser),
+        .busy(ro_busy)
+    );
+
+    // output buffer: written from the engine in O_BUF, read ahead in O_REL
+    wire ob_we = (cst == C_RUN) && (ost == O_BUF) && s_axis_eng_tvalid && (ow < OBUF_BEATS);
+    always @(posedge clk) begin
+        if (ob_we)
+            obuf[ow] <= s_axis_eng_tdata;
+    end
+    wire ob_take = (cst == C_RUN) && (ost == O_REL) && pfx_done && ob_valid && ro_ready;
+    wire ob_adv = (!ob_valid || ob_take) && (or_i < ow);
+    always @(posedge clk) begin
+        if ((cst == C_RUN) && (ost == O_REL) && ob_adv)
+            ob_q <= obuf[or_i];
+    end
+
+    assign m_axis_sts_tvalid = (cst == C_STS);
+    assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, pn_sts} << CCMP_STS_PN_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, err} << CCMP_STS_ERR_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, eng_err} << CCMP_STS_ENG_ERR_LSB)
+                            | ({{(CCMP_STS_W-2){1'b0}}, kid_sts} << CCMP_STS_KEY_ID_LSB)
+                            | ({{(CCMP_STS_W-1){1'b0}}, frame_sent} << CCMP_STS_FRAME_LSB);
+
+    // replay counters: update after a verified decryption has left, clear on key load / zeroize
+    wire rc_upd = (cst == C_RUN) && (ost == O_DONE) && !ro_busy && c_dec && (eng_err == ERR_OK) && !rc_kill;
+    integer t;
+    always @(posedge clk) begin
+        if (rc_upd)
+            rc[rc_r] <= pn_sts;
+    end
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            rcv <= {NRC{1'b0}};
+        end else begin
+            if (rc_upd)
+                rcv[rc_r] <= 1'b1;
+            if (key_load)
+                for (t = 0; t < 17; t = t + 1)
+                    rcv[{5'd0, key_load_slot} * 17 + t[RCW-1:0]] <= 1'b0;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            cst <= C_IDLE;
+            ost <= O_WAIT;
+            c_dec <= 1'b0;
+            c_eng <= 1'b0;
+            c_slot <= {SLOT_W{1'b0}};
+            prefix <= 384'd0;
+            pfx_len <= 6'd0;
+            pidx <= 2'd0;
+            err <= 8'd0;
+            eng_err <= 8'd0;
+            frame_sent <= 1'b0;
+            pn_sts <= 48'd0;
+            kid_sts <= 2'd0;
+            rc_r <= {RCW{1'b0}};
+            rc_kill <= 1'b0;
+            ow <= 8'd0;
+            okeep <= 16'd0;
+            or_i <= 8'd0;
+            ob_valid <= 1'b0;
+            ob_idx <= 8'd0;
+            pfx_done <= 1'b0;
+        end else begin
+            if (zeroize || (key_load && key_load_slot == c_slot))
+                rc_kill <= 1'b1;
+            case (cst)
+                C_IDLE: if (q_pop) begin
+                    c_eng <= q_eng[qrp];
+                    c_dec <= q_dec[qrp];
+                    c_slot <= q_slot[qrp];
+                    err <= q_err[qrp];
+                    eng_err <= 8'd0;
+                    frame_sent <= 1'b0;
+                    pn_sts <= q_pn[qrp];
+                    kid_sts <= q_kid[qrp];
+                    rc_r <= q_rc[qrp];
+                    rc_kill <= q_kill[qrp] || zeroize || (key_load && key_load_slot == q_slot[qrp]);
+                    prefix <= q_pfx[qrp];
+                    pfx_len <= q_pl[qrp];
+                    pidx <= 2'd0;
+                    ost <= q_dec[qrp] ? O_BUF : O_WAIT;
+                    ow <= 8'd0;
+                    or_i <= 8'd0;
+                    ob_valid <= 1'b0;
+                    pfx_done <= 1'b0;
+                    cst <= q_eng[qrp] ? C_RUN : C_STS;
+                end
+                C_RUN: case (ost)
+                    O_WAIT: begin
+                        if (ro_valid && ro_ready) begin
+                            frame_sent <= 1'b1;
+                            if (!pfx_lastb) pidx <= pidx + 2'd1;
+                            else if (s_axis_eng_tvalid) ost <= O_DATA;
+                            else ost <= O_END;
                         end
-                        O_DATA: if (s_axis_eng_tvalid && eng_m_ready && s_axis_eng_tlast)
-                            ost <= O_END;
-                        O_END: if (eng_s_ready) begin
+                        if (eng_s_ready) begin
                             eng_err <= eng_code;
                             ost <= O_DONE;
                         end
-                        default: if (!ro_busy) begin
-                            err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
-                                 : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
-                                 : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
-                            if (eng_err != ERR_OK) begin
-                                pn_sts <= 48'd0;
-                                kid_sts <= 2'd0;
-                            end
-                            st <= S_STS;
+                    end
+                    O_DATA: if (s_axis_eng_tvalid && eng_m_ready && s_axis_eng_tlast)
+                        ost <= O_END;
+                    O_END: if (eng_s_ready) begin
+                        eng_err <= eng_code;
+                        ost <= O_DONE;
+                    end
+                    O_BUF: begin
+                        if (s_axis_eng_tvalid) begin
+                            if (ow < OBUF_BEATS)
+                                ow <= ow + 8'd1;
+                            okeep <= s_axis_eng_tkeep;
                         end
-                    endcase
-                end
-                default: if (m_axis_sts_tready) begin   // S_STS
-                    st <= S_IDLE;
+                        if (eng_s_ready && s_axis_eng_sts_tvalid) begin
+                            eng_err <= eng_code;
+                            ost <= eng_ok ? O_REL : O_DONE;
+                        end
+                    end
+                    O_REL: begin
+                        if (ob_adv) begin
+                            ob_valid <= 1'b1;
+                            ob_idx <= or_i;
+                            or_i <= or_i + 8'd1;
+                        end else if (ob_take) begin
+                            ob_valid <= 1'b0;
+                        end
+                        if (ro_valid && ro_ready) begin
+                            frame_sent <= 1'b1;
+                            if (!pfx_done) begin
+                                if (!pfx_lastb) pidx <= pidx + 2'd1;
+                                else if (ow == 8'd0) ost <= O_DONE;
+                                else pfx_done <= 1'b1;
+                            end else if (ob_last) begin
+                                ost <= O_DONE;
+                            end
+                        end
+                    end
+                    default: if (!ro_busy) begin   // O_DONE
+                        err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
+                             : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
+                             : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
+                        if (eng_err != ERR_OK) begin
+                            pn_sts <= 48'd0;
+                            kid_sts <= 2'd0;
+                        end
+                        cst <= C_STS;
+                    end
+                endcase
+                default: if (m_axis_sts_tready) begin   // C_STS
+                    cst <= C_IDLE;
                 end
             endcase
         end
