@@ -2,8 +2,10 @@
 // ccmp_fe: IEEE 802.11-2016 CCMP (12.5.3, CCMP-128) MPDU protection front end for a mode
 // engine (aes_mode_engine or aes_mode_multi: same command, data and status ports).
 // Full description (sideband, status, error codes, construction, timing): docs/ccmp.md.
-// Structure follows wimax_fe (docs/wimax.md): store-and-forward input buffer, checks
-// before the engine, two axis_realign instances into and out of the engine framing.
+// Structure as wimax_fe (docs/wimax.md): store-and-forward input buffer, checks before the
+// engine, two axis_realign instances into and out of the engine framing; but here the
+// input buffer has two banks and three sides run in parallel (receive, issue, collect;
+// see "state" below), so MPDU n+1 is received and checked while MPDU n is in the engine.
 //
 // Per MPDU: one sideband beat on s_axis_cmd (op, key slot, PN, Key ID), the MPDU on s_axis
 // (128-bit beats, tkeep on the last beat; without FCS), the result on m_axis and one
@@ -16,12 +18,15 @@
 //   QC (TID only).  Nonce: {0, mgmt, 0 , TID or 0} || A2 || PN5 .. PN0.  M = 8, L = 2.
 //   encrypt: header (Protected set) || PN0 PN1 00 (0x20 | KeyID << 6) PN2..PN5 ||
 //            ciphertext || MIC (8)
-//   decrypt: the reverse, MIC verified by the engine's store-and-forward decryption (no
-//            plaintext of a failing MPDU leaves); PN and Key ID on the status.
+//   decrypt: the reverse; the engine decrypts cut-through into this front end's output
+//            buffer, released only after the engine has verified the MIC (no plaintext
+//            of a failing MPDU leaves); PN and Key ID on the status.
 // Replay: per key slot one 48-bit counter per TID (16) and one for management frames,
 // with a valid bit; a received PN not greater than the counter is REPLAY (the frame does
 // not reach the engine); the counter takes the PN only after the MIC verifies; a key load
-// into the slot, zeroize and reset clear the slot's (all) counters.
+// into the slot, zeroize and reset clear the slot's (all) counters. A decryption is checked
+// only when no earlier decryption in flight has the same counter and a PN not lower than
+// its own (whose outcome would decide REPLAY).
 //
 // Parameters
 //   SLOT_W : key-slot index width, 1 .. 8 (as the engine's): 2**SLOT_W * 17 replay
