@@ -529,6 +529,7 @@ module ccmp_fe #(
     reg [7:0]   ob_idx;
     reg [127:0] ob_q;
     reg         pfx_done;      // O_REL: the prefix has been sent
+    reg         rel_kill;      // zeroize during a decryption: its release is aborted
 
     assign q_pop = (cst == C_IDLE) && (qcnt != 2'd0);
 
@@ -599,7 +600,12 @@ module ccmp_fe #(
                     eng_s_ready = !s_axis_eng_tvalid;
                 end
                 O_REL: begin
-                    if (!pfx_done) begin
+                    if (rel_kill) begin
+                        // zeroized: end a begun frame with an empty beat flagged tuser
+                        ro_valid = frame_sent;
+                        ro_last = 1'b1;
+                        ro_user = 1'b1;
+                    end else if (!pfx_done) begin
                         ro_valid = 1'b1;
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
@@ -689,9 +695,12 @@ module ccmp_fe #(
             ob_valid <= 1'b0;
             ob_idx <= 8'd0;
             pfx_done <= 1'b0;
+            rel_kill <= 1'b0;
         end else begin
             if (zeroize || (key_load && key_load_slot == c_slot))
                 rc_kill <= 1'b1;
+            if (zeroize && cst == C_RUN && c_dec)
+                rel_kill <= 1'b1;
             case (cst)
                 C_IDLE: if (q_pop) begin
                     c_eng <= q_eng[qrp];
@@ -712,6 +721,7 @@ module ccmp_fe #(
                     or_i <= 8'd0;
                     ob_valid <= 1'b0;
                     pfx_done <= 1'b0;
+                    rel_kill <= 1'b0;
                     cst <= q_eng[qrp] ? C_RUN : C_STS;
                 end
                 C_RUN: case (ost)
@@ -744,7 +754,12 @@ module ccmp_fe #(
                             ost <= eng_ok ? O_REL : O_DONE;
                         end
                     end
-                    O_REL: begin
+                    O_REL: if (rel_kill) begin
+                        if (!frame_sent || ro_ready) begin
+                            eng_err <= ERR_ZEROIZED;
+                            ost <= O_DONE;
+                        end
+                    end else begin
                         if (ob_adv) begin
                             ob_valid <= 1'b1;
                             ob_idx <= or_i;

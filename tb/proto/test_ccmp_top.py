@@ -402,6 +402,90 @@ async def test_overlap(dut):
 
 
 @cocotb.test()
+async def test_overlap_zeroize(dut):
+    """A zeroize pulse while MPDUs overlap (one being collected or in the engine, the next
+    ones received and queued) fails closed: one status per MPDU, in order; an OK one has
+    the reference's output; a failed one has pn = key_id = 0 and err ENGINE or KEY; a
+    failed decryption has no output frame unless it had verified and begun its release
+    before the pulse (then the frame ends flagged with tuser); a failed encryption's frame,
+    if any, is flagged. Afterwards (keys reloaded) the counters are clear: a decryption
+    accepted before the pulse is accepted again, then REPLAY. Two rounds: the pulse at a
+    random time after the first status, and the pulse while the front end releases a
+    verified decryption's plaintext (found from its collect state), which must end that
+    frame flagged and report ENGINE."""
+    rng = test_rng(f"{__name__}.test_overlap_zeroize")
+    drv, keys = await start(dut, rng)
+    pns = Pn(rng)
+    for during_release in (False, True):
+        await zeroize_round(dut, drv, rng, keys, pns, during_release)
+
+
+async def zeroize_round(dut, drv: CcmpDriver, rng: random.Random, keys: dict, pns: Pn, during_release: bool) -> None:
+    from aesip.tb.engsoak import pulse_zeroize
+
+    fe = dut.u_fe
+    jobs = []        # (op, slot, sideband pn, key_id, input, expected output, (pn, key_id))
+    for i in range(8):
+        slot = i % 2
+        m = random_mpdu(rng, rng.randrange(600, 1500))
+        pn, kid = pns(), rng.randrange(4)
+        pr = protect(keys[slot], m, pn, kid)
+        if i % 3 == 1:
+            jobs.append(("ccmp-encrypt", slot, pn, kid, m, pr, (pn, kid)))
+        else:
+            jobs.append(("ccmp-decrypt", slot, 0, 0, pr, m, (pn, kid)))
+    for op, slot, pn, kid, inp, _, _ in jobs:
+        await drv.submit(op, slot, pn, inp, key_id=kid)
+    sts = [await with_timeout(drv.status(), 5_000_000, "ns")]
+    hit = None
+    if during_release:
+        # the collect side releasing a decryption (ost O_REL = 5) with its frame begun
+        for _ in range(200_000):
+            await RisingEdge(dut.clk)
+            if fe.ost.value == 5 and fe.c_dec.value == 1 and fe.frame_sent.value == 1 and fe.cst.value == 1:
+                break
+        else:
+            raise AssertionError("no decryption release seen")
+        hit = len(sts) + drv.sts.count()   # the MPDU being released: statuses so far, in order
+    else:
+        await ClockCycles(dut.clk, rng.randrange(1, 400))
+    await pulse_zeroize(dut)
+    for _ in range(len(jobs) - 1):
+        sts.append(await with_timeout(drv.status(), 5_000_000, "ns"))
+    failed = 0
+    for k, ((op, slot, pn, kid, inp, out, (e_pn, e_kid)), s) in enumerate(zip(jobs, sts)):
+        name = f"MPDU {k} ({op}, {len(inp)} bytes)"
+        if s["err"] == C.ERR_OK:
+            assert s["frame"] == 1 and (s["pn"], s["key_id"]) == (e_pn, e_kid), f"{name}: {s}"
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+            assert flag == 0 and data == out, f"{name}: output differs from the reference"
+            continue
+        failed += 1
+        assert s["err"] in (C.ERR_ENGINE, C.ERR_KEY), f"{name}: {C.error_name(s['err'])}"
+        assert s["pn"] == 0 and s["key_id"] == 0, f"{name}: {s}"
+        if s["frame"]:
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+            assert flag == 1, f"{name}: failed MPDU's frame not flagged"
+            if op == "ccmp-decrypt":
+                # only verified plaintext may have begun to leave: a prefix of the reference's
+                assert s["err"] == C.ERR_ENGINE and out.startswith(data), f"{name}: unverified output"
+    assert sts[0]["err"] == C.ERR_OK, "the first MPDU finished before the pulse"
+    assert failed >= (3 if during_release else 5), f"only {failed} MPDUs failed: the pulse came too late"
+    if hit is not None:
+        assert jobs[hit][0] == "ccmp-decrypt" and sts[hit]["err"] == C.ERR_ENGINE and sts[hit]["frame"] == 1, \
+            f"MPDU {hit}, zeroized during its release: {sts[hit]}"
+    await ClockCycles(dut.clk, 20)
+    assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
+    for s, k in keys.items():
+        await drv.load_key(s, k)
+    _, slot, _, _, inp, out, (e_pn, e_kid) = jobs[0]
+    await drv.submit("ccmp-decrypt", slot, 0, inp)
+    await check(drv, "MPDU 0 again after the zeroize: counters cleared", C.ERR_OK, out, e_pn, e_kid)
+    await drv.submit("ccmp-decrypt", slot, 0, inp)
+    await check(drv, "MPDU 0 a third time", C.ERR_REPLAY)
+
+
+@cocotb.test()
 async def test_zeroize_clears_counters(dut):
     """Zeroize clears every replay counter: a frame accepted, then replayed (REPLAY); after
     a zeroize pulse the same frame gets KEY from the engine (not REPLAY from the front
@@ -482,9 +566,10 @@ def case(simulator: str, parameters: dict, tests: list[str], env: dict):
 
 CASES = [
     case("verilator", {"CORE": "iter128"}, ["test_random", "test_bad_input", "test_zeroize_clears_counters", "test_timing",
-                                            "test_overlap"], {"AESIP_NRAND": "30"}),
-    case("verilator", {"CORE": "pipe", "MULTI": 1}, ["test_random", "test_overlap"], {"AESIP_NRAND": "10"}),
-    case("icarus", {"CORE": "iter128"}, ["test_random", "test_overlap"], {"AESIP_NRAND": "6"}),
+                                            "test_overlap", "test_overlap_zeroize"], {"AESIP_NRAND": "30"}),
+    case("verilator", {"CORE": "pipe", "MULTI": 1}, ["test_random", "test_overlap", "test_overlap_zeroize"],
+         {"AESIP_NRAND": "10"}),
+    case("icarus", {"CORE": "iter128"}, ["test_random", "test_overlap", "test_overlap_zeroize"], {"AESIP_NRAND": "6"}),
 ]
 
 
