@@ -696,12 +696,13 @@ def test_ccmp_checker_catches_mismatches():
 def test_bench_ccmp():
     """The 802.11 CCMP front-end records (ccmp_top on aes_mode_engine on aes_iter128,
     every output MPDU checked by the CLI against aesip.ref's construction of the standard):
-    contract fields, both ops, one MPDU alone and 8 back to back (one MPDU at a time: 8 x
-    the latency, + 1 cycle each at most), the timing of docs/ccmp.md (engine: 1 + 2 AAD +
-    m steps of Nr + 1 = 11 cycles; front end: the receive beats and at most 20 more; a
-    decryption also m release beats), and the cost over the plain CCM record of the same
-    1500-byte payload (32-byte AAD: one AAD block more than CCMP's 24) as published in
-    docs/ccmp.md."""
+    contract fields, both ops, one MPDU alone and 8 back to back, the timing of
+    docs/ccmp.md (engine: 1 + 2 AAD + m steps of Nr + 1 = 11 cycles; one MPDU alone: the
+    receive beats and at most 20 more, a decryption also m release beats; back to back the
+    receive and the release overlap the engine: each MPDU after the first takes the
+    engine's steps and at most 10 cycles more), and the cost over the plain CCM records of
+    the same 1500-byte payload (32-byte AAD: one AAD block more than CCMP's 24) as
+    published in docs/ccmp.md: 8.4 % alone, under the issue's 5 % back to back."""
     need("verilator")
     p = run_cli(["bench", "--json", "--engine", "iter128", "--blocks", "2", "--ccm-sizes", "1500",
                  "--ccmp-sizes", "64,1500", "--channels", "none", "--rekeys", "0", "--seed", str(_seed())])
@@ -710,7 +711,7 @@ def test_bench_ccmp():
     ccmp = [r for r in recs if r["engine"] == "ccmp-iter128"]
     assert {(r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp} == {
         (op, n, k) for op in ("ccmp-encrypt", "ccmp-decrypt") for n in (64, 1500) for k in (1, 8)}
-    lat = {}
+    lat, burst = {}, {}
     for r in ccmp:
         for f in CONTRACT_FIELDS + ("aes_blocks", "blocks_per_clock_per_pipe"):
             assert f in r, (f, r)
@@ -726,12 +727,17 @@ def test_bench_ccmp():
             assert r["cycles"] == r["latency_cycles"]
             lat[(r["op"], n)] = r["latency_cycles"]
         else:
-            assert 8 * r["latency_cycles"] <= r["cycles"] <= 8 * (r["latency_cycles"] + 1), r
+            k = r["packets"] - 1
+            assert r["latency_cycles"] + k * engine <= r["cycles"] <= r["latency_cycles"] + k * (engine + 10), r
+            burst[(r["op"], n)] = r["cycles"]
     assert lat[("ccmp-encrypt", 1500)] < lat[("ccmp-decrypt", 1500)]
-    ccm = [r for r in recs if r["engine"] == "ccm-iter128" and r["bytes_per_packet"] == 1500
-           and r["key_bits"] == 128 and r["packets"] == 1]
-    cost = lat[("ccmp-encrypt", 1500)] / ccm[0]["latency_cycles"] - 1
-    assert 0.07 < cost < 0.10, cost   # docs/ccmp.md: 8.4 % (the receive is not overlapped)
+    ccm = {r["packets"]: r for r in recs if r["engine"] == "ccm-iter128" and r["bytes_per_packet"] == 1500
+           and r["key_bits"] == 128}
+    cost = lat[("ccmp-encrypt", 1500)] / ccm[1]["latency_cycles"] - 1
+    assert 0.07 < cost < 0.10, cost   # docs/ccmp.md: 8.4 % (one MPDU alone: its receive is not hidden)
+    cost8 = {op: burst[(op, 1500)] / ccm[8]["cycles"] - 1 for op in ("ccmp-encrypt", "ccmp-decrypt")}
+    assert -0.01 < cost8["ccmp-encrypt"] < 0.01, cost8   # docs/ccmp.md: 0.2 %
+    assert 0.0 < cost8["ccmp-decrypt"] < 0.02, cost8     # docs/ccmp.md: 1.3 %
 
 
 def test_demo_small():

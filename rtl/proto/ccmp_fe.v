@@ -2,8 +2,10 @@
 // ccmp_fe: IEEE 802.11-2016 CCMP (12.5.3, CCMP-128) MPDU protection front end for a mode
 // engine (aes_mode_engine or aes_mode_multi: same command, data and status ports).
 // Full description (sideband, status, error codes, construction, timing): docs/ccmp.md.
-// Structure follows wimax_fe (docs/wimax.md): store-and-forward input buffer, checks
-// before the engine, two axis_realign instances into and out of the engine framing.
+// Structure as wimax_fe (docs/wimax.md): store-and-forward input buffer, checks before the
+// engine, two axis_realign instances into and out of the engine framing; but here the
+// input buffer has two banks and three sides run in parallel (receive, issue, collect;
+// see "state" below), so MPDU n+1 is received and checked while MPDU n is in the engine.
 //
 // Per MPDU: one sideband beat on s_axis_cmd (op, key slot, PN, Key ID), the MPDU on s_axis
 // (128-bit beats, tkeep on the last beat; without FCS), the result on m_axis and one
@@ -16,12 +18,15 @@
 //   QC (TID only).  Nonce: {0, mgmt, 0 , TID or 0} || A2 || PN5 .. PN0.  M = 8, L = 2.
 //   encrypt: header (Protected set) || PN0 PN1 00 (0x20 | KeyID << 6) PN2..PN5 ||
 //            ciphertext || MIC (8)
-//   decrypt: the reverse, MIC verified by the engine's store-and-forward decryption (no
-//            plaintext of a failing MPDU leaves); PN and Key ID on the status.
+//   decrypt: the reverse; the engine decrypts cut-through into this front end's output
+//            buffer, released only after the engine has verified the MIC (no plaintext
+//            of a failing MPDU leaves); PN and Key ID on the status.
 // Replay: per key slot one 48-bit counter per TID (16) and one for management frames,
 // with a valid bit; a received PN not greater than the counter is REPLAY (the frame does
 // not reach the engine); the counter takes the PN only after the MIC verifies; a key load
-// into the slot, zeroize and reset clear the slot's (all) counters.
+// into the slot, zeroize and reset clear the slot's (all) counters. A decryption is checked
+// only when no earlier decryption in flight has the same counter and a PN not lower than
+// its own (whose outcome would decide REPLAY).
 //
 // Parameters
 //   SLOT_W : key-slot index width, 1 .. 8 (as the engine's): 2**SLOT_W * 17 replay
@@ -104,12 +109,17 @@ module ccmp_fe #(
     localparam integer RCW = SLOT_W + 5;           // their index width (17 * 2**SLOT_W < 2**RCW)
 
     // ---------------------------------------------------------------- state
-    localparam [2:0] S_IDLE = 3'd0, S_RECV = 3'd1, S_CHECK = 3'd2, S_CMD = 3'd3, S_RUN = 3'd4,
-                     S_STS = 3'd5;
-    localparam [1:0] O_WAIT = 2'd0, O_DATA = 2'd1, O_END = 2'd2, O_DONE = 2'd3;
-    reg [2:0] st;
-    reg [1:0] ost;
+    // Three sides. The receive side (rs) takes the sideband beat and the frame into input
+    // bank wb and holds the parsed beats (R_HOLD). The issue side (ist), when idle, checks
+    // the held MPDU (hand-off: every check and the replay comparison), queues its record
+    // for the collect side, and feeds the engine (command, AAD, body from bank rb); the
+    // receive side meanwhile takes the next MPDU into the other bank. The collect side
+    // (cst) turns the records, in order, into output MPDUs and status beats.
+    localparam [1:0] R_IDLE = 2'd0, R_RECV = 2'd1, R_HOLD = 2'd2;
+    reg [1:0] rs;
+    reg       wb;              // bank being received into
 
+    // receive side: the held MPDU's sideband and frame registers
     reg        dec;
     reg        op_err;
     reg [7:0]  slot;
@@ -121,15 +131,15 @@ module ccmp_fe #(
     reg [383:0] hdr;           // the first three beats: MAC header + CCMP header (<= 44 bytes)
     reg [127:0] beat_prev, beat_last;
 
-    reg [127:0] mem [0:BUF_BEATS-1];
+    reg [127:0] mem [0:2*BUF_BEATS-1];   // two banks of BUF_BEATS beats
 
     // replay counters
     reg [47:0]    rc [0:NRC-1];
     reg [NRC-1:0] rcv;
 
     // ---------------------------------------------------------------- sideband and receive
-    assign s_axis_cmd_tready = (st == S_IDLE);
-    assign s_axis_tready = (st == S_RECV);
+    assign s_axis_cmd_tready = (rs == R_IDLE);
+    assign s_axis_tready = (rs == R_RECV);
     wire in_take = s_axis_tvalid && s_axis_tready;
 
     wire keep_low_run = ((s_axis_tkeep & (s_axis_tkeep + 16'h0001)) == 16'h0000);
@@ -141,9 +151,10 @@ module ccmp_fe #(
             keep_cnt = keep_cnt + {4'd0, s_axis_tkeep[j]};
     end
 
+    wire [8:0] waddr = {1'b0, nbeat} + (wb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
         if (in_take && nbeat < BUF_BEATS)
-            mem[nbeat] <= s_axis_tdata;
+            mem[waddr] <= s_axis_tdata;
     end
 
     // ---------------------------------------------------------------- header parsing
@@ -229,23 +240,55 @@ module ccmp_fe #(
     wire unused_bits = ^{s_axis_eng_sts_tdata[127:64], nb_w[11:8], tail_sh[255:64], hdr_sh[383:64],
                          ccmph[28:16], plen};
 
-    // ---------------------------------------------------------------- registered per-MPDU values
+    // ================================================================ issue side
+    // Takes the held MPDU (hand-off: check, replay comparison, engine command), sends the
+    // command, the two AAD beats and the body from its bank, then takes the next one.
+    localparam [1:0] I_IDLE = 2'd0, I_CMD = 2'd1, I_FEED = 2'd2;
+    reg [1:0]   ist;
+    reg         rb;            // bank being read
     reg [511:0] ecmd;
     reg [11:0]  e_start, e_end;
-    reg [383:0] prefix;
-    reg [5:0]   pfx_len;
-    reg [1:0]   pidx;          // prefix beat being sent
     reg [255:0] aad_r;
     reg [3:0]   aad_k1;        // bytes of the AAD's second beat (6 .. 14)
     reg [1:0]   aad_ph;        // AAD beats still to send (2, 1, 0)
-    reg [7:0]   err, eng_err;
-    reg         frame_sent;
-    reg [47:0]  pn_sts;
-    reg [1:0]   kid_sts;
-    reg [RCW-1:0] rc_r;          // replay counter of this MPDU
-    reg         rc_kill;       // its slot was reloaded / zeroized meanwhile: no update
 
-    // ---------------------------------------------------------------- buffer reader -> engine
+    // per-MPDU records from the issue side to the collect side: a 2-entry FIFO
+    reg [1:0]   qcnt;
+    reg         qwp, qrp;
+    reg         q_eng [0:1];   // went to the engine (the checks passed)
+    reg         q_dec [0:1];
+    reg [7:0]   q_err [0:1];
+    reg [47:0]  q_pn [0:1];
+    reg [1:0]   q_kid [0:1];
+    reg [RCW-1:0] q_rc [0:1];
+    reg [SLOT_W-1:0] q_slot [0:1];
+    reg [1:0]   q_kill;        // its slot was reloaded / zeroized since the check: no counter update
+    reg [383:0] q_pfx [0:1];
+    reg [5:0]   q_pl [0:1];
+    wire        q_v0 = (qcnt == 2'd2) || (qcnt == 2'd1 && !qrp);
+    wire        q_v1 = (qcnt == 2'd2) || (qcnt == 2'd1 && qrp);
+
+    // collect side registers (below) needed by the replay wait
+    localparam [1:0] C_IDLE = 2'd0, C_RUN = 2'd1, C_STS = 2'd2;
+    reg [1:0]   cst;
+    reg         c_dec;
+    reg         c_eng;
+    reg [47:0]  pn_sts;
+    reg [RCW-1:0] rc_r;        // replay counter of the MPDU being collected
+
+    // Replay order: a decryption is checked only when no earlier decryption still in flight
+    // (queued or being collected, its counter not yet updated) has the same counter and a
+    // PN not lower than this one's; otherwise its outcome would decide REPLAY. Such an MPDU
+    // waits until that one has finished (and updated the counter or not).
+    wire w_q0 = q_v0 && q_eng[0] && q_dec[0] && (q_rc[0] == rc_i) && (pn_rx <= q_pn[0]);
+    wire w_q1 = q_v1 && q_eng[1] && q_dec[1] && (q_rc[1] == rc_i) && (pn_rx <= q_pn[1]);
+    wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
+    wire rwait = dec && (w_q0 || w_q1 || w_c);
+    wire hand_off = (ist == I_IDLE) && (rs == R_HOLD) && (qcnt != 2'd2) && !rwait;
+    wire q_push = hand_off;
+    wire q_pop;
+
+    // buffer reader -> engine
     reg [7:0]   rd_i, nb;
     reg         q_valid;
     reg [7:0]   q_idx;
@@ -256,9 +299,10 @@ module ccmp_fe #(
     wire [15:0] rin_keep;
     wire        unused_rin_user, unused_rin_busy;
     wire        q_adv = !q_valid || rin_ready;
+    wire [8:0]  raddr = {1'b0, rd_i} + (rb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
-        if (st == S_RUN && q_adv && rd_i < nb)
-            mem_q <= mem[rd_i];
+        if (ist == I_FEED && q_adv && rd_i < nb)
+            mem_q <= mem[raddr];
     end
     wire [11:0] q_base = {q_idx, 4'b0000};
     wire [11:0] q_hi_w = e_end - q_base;
@@ -287,13 +331,208 @@ module ccmp_fe #(
         for (k = 0; k < 16; k = k + 1)
             aad_keep1[k] = (k < aad_k1);
     end
-    wire aad_go = (st == S_RUN) && (aad_ph != 2'd0);
+    wire aad_go = (ist == I_FEED) && (aad_ph != 2'd0);
     assign m_axis_eng_tvalid = aad_go ? 1'b1 : rin_valid;
     assign m_axis_eng_tdata = aad_go ? ((aad_ph == 2'd2) ? aad_r[127:0] : aad_r[255:128]) : rin_data;
     assign m_axis_eng_tkeep = aad_go ? ((aad_ph == 2'd2) ? 16'hffff : aad_keep1) : rin_keep;
     assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0)) : rin_last;
+    wire feed_end = (ist == I_FEED) && m_axis_eng_tvalid && m_axis_eng_tready && m_axis_eng_tlast;
 
-    // ---------------------------------------------------------------- engine output -> MPDU out
+    assign m_axis_eng_cmd_tvalid = (ist == I_CMD);
+    assign m_axis_eng_cmd_tdata = ecmd;
+
+    wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
+    // decryption runs cut-through in the engine: its plaintext is held in this front end's
+    // output buffer until the status says the MIC verified (store-and-forward here), so
+    // the engine is free for the next MPDU while the plaintext is released
+    wire [511:0] ecmd_next =
+          ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
+        | ({{(512-1){1'b0}}, dec} << CMD_CUT_LSB)
+        | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
+        | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
+        | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
+        | ({{(512-6){1'b0}}, alen} << CMD_AAD_LEN_LSB)
+        | ({{(512-12){1'b0}}, plen} << CMD_PAYLOAD_LEN_LSB)
+        | ({{(512-128){1'b0}}, nonce} << CMD_IV_LSB)
+        | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
+
+    // ================================================================ receive side
+    always @(posedge clk) begin
+        if (rst) begin
+            rs <= R_IDLE;
+            wb <= 1'b0;
+            dec <= 1'b0;
+            op_err <= 1'b0;
+            slot <= 8'd0;
+            pn_cmd <= 48'd0;
+            kid_cmd <= 2'd0;
+            nbeat <= 8'd0;
+            ferr <= 1'b0;
+            lastk <= 5'd0;
+            hdr <= 384'd0;
+            beat_prev <= 128'd0;
+            beat_last <= 128'd0;
+        end else begin
+            case (rs)
+                R_IDLE: if (s_axis_cmd_tvalid) begin
+                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
+                    op_err <= (cmd_rsvd != 64'd0);
+                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
+                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
+                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
+                    nbeat <= 8'd0;
+                    ferr <= 1'b0;
+                    hdr <= 384'd0;
+                    beat_prev <= 128'd0;
+                    beat_last <= 128'd0;
+                    rs <= R_RECV;
+                end
+                R_RECV: if (in_take) begin
+                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
+                    if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
+                    if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
+                    beat_prev <= beat_last;
+                    beat_last <= s_axis_tdata;
+                    if (nbeat != 8'hff)
+                        nbeat <= nbeat + 8'd1;
+                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
+                        ferr <= 1'b1;
+                    if (s_axis_tlast) begin
+                        lastk <= keep_cnt;
+                        rs <= R_HOLD;
+                    end
+                end
+                R_HOLD: if (hand_off) begin
+                    wb <= !wb;      // the other bank: the issue side has read it all
+                    rs <= R_IDLE;
+                end
+                default: rs <= R_IDLE;
+            endcase
+        end
+    end
+
+    // ================================================================ issue side registers
+    wire new_kill = zeroize || (key_load && key_load_slot == slot_s);
+    integer qi;
+    always @(posedge clk) begin
+        if (rst) begin
+            ist <= I_IDLE;
+            rb <= 1'b0;
+            ecmd <= 512'd0;
+            e_start <= 12'd0;
+            e_end <= 12'd0;
+            aad_r <= 256'd0;
+            aad_k1 <= 4'd0;
+            aad_ph <= 2'd0;
+            rd_i <= 8'd0;
+            nb <= 8'd0;
+            q_valid <= 1'b0;
+            q_idx <= 8'd0;
+            qcnt <= 2'd0;
+            qwp <= 1'b0;
+            qrp <= 1'b0;
+            q_kill <= 2'b00;
+            for (qi = 0; qi < 2; qi = qi + 1) begin
+                q_eng[qi] <= 1'b0;
+                q_dec[qi] <= 1'b0;
+                q_err[qi] <= 8'd0;
+                q_pn[qi] <= 48'd0;
+                q_kid[qi] <= 2'd0;
+                q_rc[qi] <= {RCW{1'b0}};
+                q_slot[qi] <= {SLOT_W{1'b0}};
+                q_pfx[qi] <= 384'd0;
+                q_pl[qi] <= 6'd0;
+            end
+        end else begin
+            // a key load into a queued MPDU's slot / zeroize cancels its counter update
+            for (qi = 0; qi < 2; qi = qi + 1)
+                if (zeroize || (key_load && key_load_slot == q_slot[qi]))
+                    q_kill[qi] <= 1'b1;
+            if (q_push) begin
+                q_eng[qwp] <= (chk_err == CCMP_ERR_OK);
+                q_dec[qwp] <= dec;
+                q_err[qwp] <= chk_err;
+                q_pn[qwp] <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
+                q_kid[qwp] <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
+                q_rc[qwp] <= rc_i;
+                q_slot[qwp] <= slot_s;
+                q_kill[qwp] <= new_kill;   // a load in the check's clock: counters just read are cleared
+                q_pfx[qwp] <= pfx_next;
+                q_pl[qwp] <= pl_next;
+                qwp <= !qwp;
+            end
+            if (q_pop)
+                qrp <= !qrp;
+            qcnt <= qcnt + {1'b0, q_push} - {1'b0, q_pop};
+            case (ist)
+                I_IDLE: if (hand_off && chk_err == CCMP_ERR_OK) begin
+                    rb <= wb;
+                    ecmd <= ecmd_next;
+                    e_start <= e_start_w;
+                    e_end <= e_end_w;
+                    nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
+                    rd_i <= e_start_w[11:4];
+                    q_valid <= 1'b0;
+                    aad_r <= aad;
+                    aad_k1 <= alen[3:0];
+                    ist <= I_CMD;
+                end
+                I_CMD: if (m_axis_eng_cmd_tready) begin
+                    ecmd <= 512'd0;
+                    aad_ph <= 2'd2;
+                    ist <= I_FEED;
+                end
+                I_FEED: begin
+                    if (aad_go && m_axis_eng_tready)
+                        aad_ph <= aad_ph - 2'd1;
+                    if (q_adv) begin
+                        if (rd_i < nb) begin
+                            q_valid <= 1'b1;
+                            q_idx <= rd_i;
+                            rd_i <= rd_i + 8'd1;
+                        end else begin
+                            q_valid <= 1'b0;
+                        end
+                    end
+                    if (feed_end)
+                        ist <= I_IDLE;
+                end
+                default: ist <= I_IDLE;
+            endcase
+        end
+    end
+
+    // ================================================================ collect side
+    // Takes the records in order: an MPDU that failed its checks gets its status at once;
+    // otherwise the engine's output becomes the output MPDU. Encryption: prefix, engine
+    // beats, MIC, streamed. Decryption: the engine's (cut-through) plaintext beats go into
+    // the output buffer; only when the engine's status says OK are the prefix and the
+    // buffer released (nothing of a failing MPDU leaves), then the counter is updated.
+    localparam [2:0] O_WAIT = 3'd0, O_DATA = 3'd1, O_END = 3'd2, O_DONE = 3'd3, O_BUF = 3'd4,
+                     O_REL = 3'd5;
+    localparam [7:0] OBUF_BEATS = BUF_BEATS;       // any body that fits the input buffer
+    reg [2:0]   ost;
+    reg [383:0] prefix;
+    reg [5:0]   pfx_len;
+    reg [1:0]   pidx;          // prefix beat being sent
+    reg [7:0]   err, eng_err;
+    reg         frame_sent;
+    reg [1:0]   kid_sts;
+    reg         rc_kill;       // its slot was reloaded / zeroized meanwhile: no update
+    reg [SLOT_W-1:0] c_slot;
+
+    reg [127:0] obuf [0:OBUF_BEATS-1];
+    reg [7:0]   ow;            // plaintext beats written
+    reg [15:0]  okeep;         // tkeep of the last one
+    reg [7:0]   or_i;          // next beat to read
+    reg         ob_valid;      // ob_q holds beat ob_idx
+    reg [7:0]   ob_idx;
+    reg [127:0] ob_q;
+    reg         pfx_done;      // O_REL: the prefix has been sent
+    reg         rel_kill;      // zeroize during a decryption: its release is aborted
+
+    assign q_pop = (cst == C_IDLE) && (qcnt != 2'd0);
+
     wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
     wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
     wire [63:0] mic_tx = s_axis_eng_sts_tdata[STS_VALUE_LSB +: 64];
@@ -306,6 +545,7 @@ module ccmp_fe #(
             pfx_keep[n] = (n < pfx_rem);
     end
     wire [127:0] pfx_beat = (pidx == 2'd0) ? prefix[127:0] : (pidx == 2'd1) ? prefix[255:128] : prefix[383:256];
+    wire         ob_last = (ob_idx + 8'd1 == ow);
     reg         ro_valid;
     reg [127:0] ro_data;
     reg [15:0]  ro_keep;
@@ -323,44 +563,58 @@ module ccmp_fe #(
         ro_user = 1'b0;
         eng_m_ready = 1'b0;
         eng_s_ready = 1'b0;
-        if (st == S_RUN) begin
+        if (cst == C_RUN) begin
             case (ost)
-                O_WAIT: begin
+                O_WAIT: begin     // encryption: the prefix, once the engine has output
                     if (s_axis_eng_tvalid) begin
                         ro_valid = 1'b1;
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
                     end else if (s_axis_eng_sts_tvalid && eng_ok) begin
-                        // empty body: prefix (then the MIC when encrypting)
-                        ro_valid = 1'b1;
+                        ro_valid = 1'b1;          // empty body: prefix, then the MIC
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
-                        ro_last = dec && pfx_lastb;
-                        eng_s_ready = dec && pfx_lastb && ro_ready;
                     end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
-                        eng_s_ready = 1'b1;   // failed without output: no frame at all
+                        eng_s_ready = 1'b1;       // failed without output: no frame at all
                     end
                 end
                 O_DATA: begin
                     ro_valid = s_axis_eng_tvalid;
                     ro_data = s_axis_eng_tdata;
                     ro_keep = s_axis_eng_tkeep;
-                    ro_last = s_axis_eng_tlast && dec;
                     ro_user = s_axis_eng_tuser;
                     eng_m_ready = ro_ready;
                 end
                 O_END: begin
                     if (s_axis_eng_sts_tvalid) begin
-                        if (dec) begin
-                            eng_s_ready = 1'b1;
-                        end else begin
-                            ro_valid = 1'b1;
-                            ro_data = {64'd0, mic_tx};
-                            ro_keep = 16'h00ff;
-                            ro_last = 1'b1;
-                            ro_user = !eng_ok;
-                            eng_s_ready = ro_ready;
-                        end
+                        ro_valid = 1'b1;
+                        ro_data = {64'd0, mic_tx};
+                        ro_keep = 16'h00ff;
+                        ro_last = 1'b1;
+                        ro_user = !eng_ok;
+                        eng_s_ready = ro_ready;
+                    end
+                end
+                O_BUF: begin      // decryption: plaintext into the buffer, then the status
+                    eng_m_ready = 1'b1;
+                    eng_s_ready = !s_axis_eng_tvalid;
+                end
+                O_REL: begin
+                    if (rel_kill) begin
+                        // zeroized: end a begun frame with an empty beat flagged tuser
+                        ro_valid = frame_sent;
+                        ro_last = 1'b1;
+                        ro_user = 1'b1;
+                    end else if (!pfx_done) begin
+                        ro_valid = 1'b1;
+                        ro_data = pfx_beat;
+                        ro_keep = pfx_keep;
+                        ro_last = pfx_lastb && (ow == 8'd0);
+                    end else begin
+                        ro_valid = ob_valid;
+                        ro_data = ob_q;
+                        ro_keep = ob_last ? okeep : 16'hffff;
+                        ro_last = ob_last;
                     end
                 end
                 default: ;
@@ -379,29 +633,28 @@ module ccmp_fe #(
         .busy(ro_busy)
     );
 
-    // ---------------------------------------------------------------- engine command, status
-    assign m_axis_eng_cmd_tvalid = (st == S_CMD);
-    assign m_axis_eng_cmd_tdata = ecmd;
-    assign m_axis_sts_tvalid = (st == S_STS);
+    // output buffer: written from the engine in O_BUF, read ahead in O_REL
+    wire ob_we = (cst == C_RUN) && (ost == O_BUF) && s_axis_eng_tvalid && (ow < OBUF_BEATS);
+    always @(posedge clk) begin
+        if (ob_we)
+            obuf[ow] <= s_axis_eng_tdata;
+    end
+    wire ob_take = (cst == C_RUN) && (ost == O_REL) && pfx_done && ob_valid && ro_ready;
+    wire ob_adv = (!ob_valid || ob_take) && (or_i < ow);
+    always @(posedge clk) begin
+        if ((cst == C_RUN) && (ost == O_REL) && ob_adv)
+            ob_q <= obuf[or_i];
+    end
+
+    assign m_axis_sts_tvalid = (cst == C_STS);
     assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, pn_sts} << CCMP_STS_PN_LSB)
                             | ({{(CCMP_STS_W-8){1'b0}}, err} << CCMP_STS_ERR_LSB)
                             | ({{(CCMP_STS_W-8){1'b0}}, eng_err} << CCMP_STS_ENG_ERR_LSB)
                             | ({{(CCMP_STS_W-2){1'b0}}, kid_sts} << CCMP_STS_KEY_ID_LSB)
                             | ({{(CCMP_STS_W-1){1'b0}}, frame_sent} << CCMP_STS_FRAME_LSB);
 
-    wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
-    wire [511:0] ecmd_next =
-          ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
-        | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
-        | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
-        | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
-        | ({{(512-6){1'b0}}, alen} << CMD_AAD_LEN_LSB)
-        | ({{(512-12){1'b0}}, plen} << CMD_PAYLOAD_LEN_LSB)
-        | ({{(512-128){1'b0}}, nonce} << CMD_IV_LSB)
-        | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
-
-    // replay counters: update after a verified decryption, clear on key load / zeroize
-    wire rc_upd = (st == S_RUN) && (ost == O_DONE) && !ro_busy && dec && (eng_err == ERR_OK) && !rc_kill;
+    // replay counters: update after a verified decryption has left, clear on key load / zeroize
+    wire rc_upd = (cst == C_RUN) && (ost == O_DONE) && !ro_busy && c_dec && (eng_err == ERR_OK) && !rc_kill;
     integer t;
     always @(posedge clk) begin
         if (rc_upd)
@@ -421,28 +674,14 @@ module ccmp_fe #(
 
     always @(posedge clk) begin
         if (rst) begin
-            st <= S_IDLE;
+            cst <= C_IDLE;
             ost <= O_WAIT;
-            dec <= 1'b0;
-            op_err <= 1'b0;
-            slot <= 8'd0;
-            pn_cmd <= 48'd0;
-            kid_cmd <= 2'd0;
-            nbeat <= 8'd0;
-            ferr <= 1'b0;
-            lastk <= 5'd0;
-            hdr <= 384'd0;
-            beat_prev <= 128'd0;
-            beat_last <= 128'd0;
-            ecmd <= 512'd0;
-            e_start <= 12'd0;
-            e_end <= 12'd0;
+            c_dec <= 1'b0;
+            c_eng <= 1'b0;
+            c_slot <= {SLOT_W{1'b0}};
             prefix <= 384'd0;
             pfx_len <= 6'd0;
             pidx <= 2'd0;
-            aad_r <= 256'd0;
-            aad_k1 <= 4'd0;
-            aad_ph <= 2'd0;
             err <= 8'd0;
             eng_err <= 8'd0;
             frame_sent <= 1'b0;
@@ -450,117 +689,109 @@ module ccmp_fe #(
             kid_sts <= 2'd0;
             rc_r <= {RCW{1'b0}};
             rc_kill <= 1'b0;
-            rd_i <= 8'd0;
-            nb <= 8'd0;
-            q_valid <= 1'b0;
-            q_idx <= 8'd0;
+            ow <= 8'd0;
+            okeep <= 16'd0;
+            or_i <= 8'd0;
+            ob_valid <= 1'b0;
+            ob_idx <= 8'd0;
+            pfx_done <= 1'b0;
+            rel_kill <= 1'b0;
         end else begin
-            if (zeroize || (key_load && {{(8-SLOT_W){1'b0}}, key_load_slot} == slot))
+            if (zeroize || (key_load && key_load_slot == c_slot))
                 rc_kill <= 1'b1;
-            case (st)
-                S_IDLE: if (s_axis_cmd_tvalid) begin
-                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
-                    op_err <= (cmd_rsvd != 64'd0);
-                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
-                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
-                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
-                    nbeat <= 8'd0;
-                    ferr <= 1'b0;
-                    hdr <= 384'd0;
-                    beat_prev <= 128'd0;
-                    beat_last <= 128'd0;
-                    st <= S_RECV;
-                end
-                S_RECV: if (in_take) begin
-                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
-                    if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
-                    if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
-                    beat_prev <= beat_last;
-                    beat_last <= s_axis_tdata;
-                    if (nbeat != 8'hff)
-                        nbeat <= nbeat + 8'd1;
-                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
-                        ferr <= 1'b1;
-                    if (s_axis_tlast) begin
-                        lastk <= keep_cnt;
-                        st <= S_CHECK;
-                    end
-                end
-                S_CHECK: begin
-                    err <= chk_err;
+            if (zeroize && cst == C_RUN && c_dec)
+                rel_kill <= 1'b1;
+            case (cst)
+                C_IDLE: if (q_pop) begin
+                    c_eng <= q_eng[qrp];
+                    c_dec <= q_dec[qrp];
+                    c_slot <= q_slot[qrp];
+                    err <= q_err[qrp];
                     eng_err <= 8'd0;
                     frame_sent <= 1'b0;
-                    pn_sts <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
-                    kid_sts <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
-                    rc_r <= rc_i;
-                    rc_kill <= 1'b0;
-                    ecmd <= ecmd_next;
-                    e_start <= e_start_w;
-                    e_end <= e_end_w;
-                    nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
-                    rd_i <= e_start_w[11:4];
-                    q_valid <= 1'b0;
-                    ost <= O_WAIT;
-                    prefix <= pfx_next;
-                    pfx_len <= pl_next;
+                    pn_sts <= q_pn[qrp];
+                    kid_sts <= q_kid[qrp];
+                    rc_r <= q_rc[qrp];
+                    rc_kill <= q_kill[qrp] || zeroize || (key_load && key_load_slot == q_slot[qrp]);
+                    prefix <= q_pfx[qrp];
+                    pfx_len <= q_pl[qrp];
                     pidx <= 2'd0;
-                    aad_r <= aad;
-                    aad_k1 <= alen[3:0];
-                    st <= (chk_err == CCMP_ERR_OK) ? S_CMD : S_STS;
+                    ost <= q_dec[qrp] ? O_BUF : O_WAIT;
+                    ow <= 8'd0;
+                    or_i <= 8'd0;
+                    ob_valid <= 1'b0;
+                    pfx_done <= 1'b0;
+                    rel_kill <= 1'b0;
+                    cst <= q_eng[qrp] ? C_RUN : C_STS;
                 end
-                S_CMD: if (m_axis_eng_cmd_tready) begin
-                    ecmd <= 512'd0;
-                    aad_ph <= 2'd2;
-                    st <= S_RUN;
-                end
-                S_RUN: begin
-                    if (aad_go && m_axis_eng_tready)
-                        aad_ph <= aad_ph - 2'd1;
-                    if (q_adv) begin
-                        if (rd_i < nb) begin
-                            q_valid <= 1'b1;
-                            q_idx <= rd_i;
-                            rd_i <= rd_i + 8'd1;
-                        end else begin
-                            q_valid <= 1'b0;
+                C_RUN: case (ost)
+                    O_WAIT: begin
+                        if (ro_valid && ro_ready) begin
+                            frame_sent <= 1'b1;
+                            if (!pfx_lastb) pidx <= pidx + 2'd1;
+                            else if (s_axis_eng_tvalid) ost <= O_DATA;
+                            else ost <= O_END;
                         end
-                    end
-                    case (ost)
-                        O_WAIT: begin
-                            if (ro_valid && ro_ready) begin
-                                frame_sent <= 1'b1;
-                                if (!pfx_lastb) pidx <= pidx + 2'd1;
-                                else if (s_axis_eng_tvalid) ost <= O_DATA;
-                                else if (dec) ost <= O_DONE;
-                                else ost <= O_END;
-                            end
-                            if (eng_s_ready) begin
-                                eng_err <= eng_code;
-                                ost <= O_DONE;
-                            end
-                        end
-                        O_DATA: if (s_axis_eng_tvalid && eng_m_ready && s_axis_eng_tlast)
-                            ost <= O_END;
-                        O_END: if (eng_s_ready) begin
+                        if (eng_s_ready) begin
                             eng_err <= eng_code;
                             ost <= O_DONE;
                         end
-                        default: if (!ro_busy) begin
-                            err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
-                                 : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
-                                 : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
-                            if (eng_err != ERR_OK) begin
-                                pn_sts <= 48'd0;
-                                kid_sts <= 2'd0;
-                            end
-                            st <= S_STS;
+                    end
+                    O_DATA: if (s_axis_eng_tvalid && eng_m_ready && s_axis_eng_tlast)
+                        ost <= O_END;
+                    O_END: if (eng_s_ready) begin
+                        eng_err <= eng_code;
+                        ost <= O_DONE;
+                    end
+                    O_BUF: begin
+                        if (s_axis_eng_tvalid) begin
+                            if (ow < OBUF_BEATS)
+                                ow <= ow + 8'd1;
+                            okeep <= s_axis_eng_tkeep;
                         end
-                    endcase
+                        if (eng_s_ready && s_axis_eng_sts_tvalid) begin
+                            eng_err <= eng_code;
+                            ost <= eng_ok ? O_REL : O_DONE;
+                        end
+                    end
+                    O_REL: if (rel_kill) begin
+                        if (!frame_sent || ro_ready) begin
+                            eng_err <= ERR_ZEROIZED;
+                            ost <= O_DONE;
+                        end
+                    end else begin
+                        if (ob_adv) begin
+                            ob_valid <= 1'b1;
+                            ob_idx <= or_i;
+                            or_i <= or_i + 8'd1;
+                        end else if (ob_take) begin
+                            ob_valid <= 1'b0;
+                        end
+                        if (ro_valid && ro_ready) begin
+                            frame_sent <= 1'b1;
+                            if (!pfx_done) begin
+                                if (!pfx_lastb) pidx <= pidx + 2'd1;
+                                else if (ow == 8'd0) ost <= O_DONE;
+                                else pfx_done <= 1'b1;
+                            end else if (ob_last) begin
+                                ost <= O_DONE;
+                            end
+                        end
+                    end
+                    default: if (!ro_busy) begin   // O_DONE
+                        err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
+                             : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
+                             : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
+                        if (eng_err != ERR_OK) begin
+                            pn_sts <= 48'd0;
+                            kid_sts <= 2'd0;
+                        end
+                        cst <= C_STS;
+                    end
+                endcase
+                default: if (m_axis_sts_tready) begin   // C_STS
+                    cst <= C_IDLE;
                 end
-                S_STS: if (m_axis_sts_tready) begin
-                    st <= S_IDLE;
-                end
-                default: st <= S_IDLE;
             endcase
         end
     end

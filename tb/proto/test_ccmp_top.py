@@ -34,7 +34,7 @@ import random
 
 import cocotb
 import pytest
-from cocotb.triggers import ClockCycles, with_timeout
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import ccmp_iface, ref, rtl, sim
 from aesip.tb.ccmpdrv import CcmpDriver
@@ -273,6 +273,218 @@ async def test_bad_input(dut):
     assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
 
 
+async def handshakes(dut, ev: dict) -> None:
+    """Record the cycle of every sideband handshake, last input beat and status handshake."""
+    cyc = 0
+    while True:
+        await RisingEdge(dut.clk)
+        cyc += 1
+        if dut.s_axis_cmd_tvalid.value == 1 and dut.s_axis_cmd_tready.value == 1:
+            ev["cmd"].append(cyc)
+        if dut.s_axis_tvalid.value == 1 and dut.s_axis_tready.value == 1 and dut.s_axis_tlast.value == 1:
+            ev["in_last"].append(cyc)
+        if dut.m_axis_sts_tvalid.value == 1 and dut.m_axis_sts_tready.value == 1:
+            ev["sts"].append(cyc)
+
+
+@cocotb.test()
+async def test_overlap(dut):
+    """MPDUs submitted at once, no gaps or backpressure: while MPDU k runs in the engine,
+    MPDU k+1 is received and held in the other input bank (its last input beat is taken
+    before MPDU k's status leaves), and the checks of k+1 still see k's replay-counter
+    update. Expected results from the reference (ref.ccmp_protect / ccmp_unprotect) and a
+    replay model kept here (per slot: TID 0..15 / management counters, updated only by a
+    verified decryption): back-to-back replay pairs on the same slot and TID (REPLAY only
+    when the first verified), forgeries followed by the genuine frame with that PN, a
+    management pair, bad MPDUs (no engine) followed by good ones."""
+    rng = test_rng(f"{__name__}.test_overlap")
+    drv, keys = await start(dut, rng)
+    ev = {"cmd": [], "in_last": [], "sts": []}
+    cocotb.start_soon(handshakes(dut, ev))
+    pns = Pn(rng)
+
+    def body() -> int:
+        return rng.randrange(100, 400)
+
+    jobs = []        # (name, op, slot, sideband pn, key_id, frame, expected (err, out, pn, kid) or None)
+
+    def enc(name, slot, m):
+        pn, kid = pns(), rng.randrange(4)
+        jobs.append((name, "ccmp-encrypt", slot, pn, kid, m, (C.ERR_OK, protect(keys[slot], m, pn, kid), pn, kid)))
+
+    def dec(name, slot, frame):
+        jobs.append((name, "ccmp-decrypt", slot, rng.getrandbits(48), rng.randrange(4), frame, None))
+
+    def forge(fr: bytes) -> bytes:
+        b = bytearray(fr)
+        b[-1 - rng.randrange(MIC_LEN)] ^= 1 << rng.randrange(8)
+        return bytes(b)
+
+    m_a = random_mpdu(rng, body(), "qos", a4=False, order=False, tid=3)
+    pn_a = pns()
+    pr_a = protect(keys[0], m_a, pn_a, 2)
+    m_b = random_mpdu(rng, body(), "qos", a4=True, order=True, tid=3)
+    pn_b = pns()
+    pr_b = protect(keys[0], m_b, pn_b, 1)
+    pn_c = pns()
+    pr_c_forged = forge(protect(keys[0], m_b, pns(), 0))   # a higher PN than pn_c, forged
+    pr_c = protect(keys[0], m_b, pn_c, 0)
+    m_d = random_mpdu(rng, body(), "data", a4=False)
+    pn_d = pns()
+    pr_d = protect(keys[1], m_d, pn_d, 3)
+    m_g = random_mpdu(rng, body(), "mgmt", order=False)
+    pn_g = pns()
+    pr_g = protect(keys[1], m_g, pn_g)
+    for i in range(3):
+        enc(f"encrypt {i}", rng.randrange(2), random_mpdu(rng, body()))
+    dec("A (slot 0, TID 3)", 0, pr_a)
+    dec("A again, back to back: REPLAY", 0, pr_a)
+    dec("A with a lower PN: REPLAY", 0, protect(keys[0], m_a, pn_a - 1, 2))
+    dec("B forged (higher PN): AUTH", 0, forge(pr_b))
+    dec("B genuine right after its forgery: OK", 0, pr_b)
+    dec("C forged with a PN above C's: AUTH", 0, pr_c_forged)
+    dec("C genuine (the forgery did not advance the counter): OK", 0, pr_c)
+    dec("C again: REPLAY", 0, pr_c)
+    dec("A on slot 0, other TID 7, lower PN: own counter", 0,
+        protect(keys[0], random_mpdu(rng, body(), "qos", tid=7), pn_a - 5))
+    dec("D (slot 1, non-QoS: TID 0)", 1, pr_d)
+    dec("D again: REPLAY", 1, pr_d)
+    dec("management G (slot 1)", 1, pr_g)
+    dec("G again: REPLAY", 1, pr_g)
+    jobs.append(("bad: Protected set on encrypt", "ccmp-encrypt", 0, pns(), 0, pr_a, (C.ERR_PROT, None, 0, 0)))
+    enc("good encryption after a bad MPDU", 0, random_mpdu(rng, body()))
+    jobs.append(("bad: truncated header", "ccmp-decrypt", 1, 0, 0, pr_d[:20], (C.ERR_SHORT, None, 0, 0)))
+    m_e = random_mpdu(rng, body(), "qos", tid=9)
+    pn_e = pns()
+    dec("good decryption after a bad MPDU", 1, protect(keys[1], m_e, pn_e, 1))
+    dec("forged decryption", 1, forge(protect(keys[1], m_e, pns(), 1)))
+    enc("good encryption after a forgery", 1, random_mpdu(rng, body()))
+
+    # expected decryption results: the reference's unprotect and the replay model
+    last: dict = {}
+    exp_named = {"REPLAY": C.ERR_REPLAY, "AUTH": C.ERR_AUTH, "OK": C.ERR_OK}
+    for i, (name, op, slot, pn, kid, frame, exp) in enumerate(jobs):
+        if exp is not None:
+            continue
+        p = parse(frame)
+        ctr = (slot, 16 if p["mgmt"] else p["tid"])
+        rx_pn = int.from_bytes(bytes([frame[p["hlen"] + j] for j in (7, 6, 5, 4, 1, 0)]), "big")
+        u = unprotect(keys[slot], frame)
+        if ctr in last and rx_pn <= last[ctr]:
+            exp = (C.ERR_REPLAY, None, 0, 0)
+        elif u is None:
+            exp = (C.ERR_AUTH, None, 0, 0)
+        else:
+            last[ctr] = rx_pn
+            exp = (C.ERR_OK, u[0], u[1], u[2])
+        for word, code in exp_named.items():
+            if name.endswith(word):
+                assert exp[0] == code, f"test plan: {name} expects {word}, model {C.error_name(exp[0])}"
+        jobs[i] = (name, op, slot, pn, kid, frame, exp)
+    assert sum(j[6][0] == C.ERR_REPLAY for j in jobs) == 5 and sum(j[6][0] == C.ERR_AUTH for j in jobs) == 3
+
+    for name, op, slot, pn, kid, frame, _ in jobs:
+        await drv.submit(op, slot, pn, frame, key_id=kid)
+    for k, (name, op, slot, pn, kid, frame, (err, out, e_pn, e_kid)) in enumerate(jobs):
+        await check(drv, f"MPDU {k}: {name}", err, out, e_pn, e_kid)
+    await ClockCycles(dut.clk, 20)
+    assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
+    n = len(jobs)
+    assert len(ev["cmd"]) == n and len(ev["in_last"]) == n and len(ev["sts"]) == n, ev
+    overlapped = 0
+    for k in range(n - 1):
+        if jobs[k][6][0] in (C.ERR_OK, C.ERR_AUTH):     # MPDU k ran in the engine
+            assert ev["in_last"][k + 1] < ev["sts"][k], \
+                f"MPDU {k + 1} ({jobs[k + 1][0]}) received at cycle {ev['in_last'][k + 1]}, not before " \
+                f"the status of MPDU {k} ({jobs[k][0]}) at cycle {ev['sts'][k]}"
+            overlapped += 1
+    assert overlapped >= 14, overlapped   # every MPDU that ran in the engine but the last
+
+
+@cocotb.test()
+async def test_overlap_zeroize(dut):
+    """A zeroize pulse while MPDUs overlap (one being collected or in the engine, the next
+    ones received and queued) fails closed: one status per MPDU, in order; an OK one has
+    the reference's output; a failed one has pn = key_id = 0 and err ENGINE or KEY; a
+    failed decryption has no output frame unless it had verified and begun its release
+    before the pulse (then the frame ends flagged with tuser); a failed encryption's frame,
+    if any, is flagged. Afterwards (keys reloaded) the counters are clear: a decryption
+    accepted before the pulse is accepted again, then REPLAY. Two rounds: the pulse at a
+    random time after the first status, and the pulse while the front end releases a
+    verified decryption's plaintext (found from its collect state), which must end that
+    frame flagged and report ENGINE."""
+    rng = test_rng(f"{__name__}.test_overlap_zeroize")
+    drv, keys = await start(dut, rng)
+    pns = Pn(rng)
+    for during_release in (False, True):
+        await zeroize_round(dut, drv, rng, keys, pns, during_release)
+
+
+async def zeroize_round(dut, drv: CcmpDriver, rng: random.Random, keys: dict, pns: Pn, during_release: bool) -> None:
+    from aesip.tb.engsoak import pulse_zeroize
+
+    fe = dut.u_fe
+    jobs = []        # (op, slot, sideband pn, key_id, input, expected output, (pn, key_id))
+    for i in range(8):
+        slot = i % 2
+        m = random_mpdu(rng, rng.randrange(600, 1500))
+        pn, kid = pns(), rng.randrange(4)
+        pr = protect(keys[slot], m, pn, kid)
+        if i % 3 == 1:
+            jobs.append(("ccmp-encrypt", slot, pn, kid, m, pr, (pn, kid)))
+        else:
+            jobs.append(("ccmp-decrypt", slot, 0, 0, pr, m, (pn, kid)))
+    for op, slot, pn, kid, inp, _, _ in jobs:
+        await drv.submit(op, slot, pn, inp, key_id=kid)
+    sts = [await with_timeout(drv.status(), 5_000_000, "ns")]
+    hit = None
+    if during_release:
+        # the collect side releasing a decryption (ost O_REL = 5) with its frame begun
+        for _ in range(200_000):
+            await RisingEdge(dut.clk)
+            if fe.ost.value == 5 and fe.c_dec.value == 1 and fe.frame_sent.value == 1 and fe.cst.value == 1:
+                break
+        else:
+            raise AssertionError("no decryption release seen")
+        hit = len(sts) + drv.sts.count()   # the MPDU being released: statuses so far, in order
+    else:
+        await ClockCycles(dut.clk, rng.randrange(1, 400))
+    await pulse_zeroize(dut)
+    for _ in range(len(jobs) - 1):
+        sts.append(await with_timeout(drv.status(), 5_000_000, "ns"))
+    failed = 0
+    for k, ((op, slot, pn, kid, inp, out, (e_pn, e_kid)), s) in enumerate(zip(jobs, sts)):
+        name = f"MPDU {k} ({op}, {len(inp)} bytes)"
+        if s["err"] == C.ERR_OK:
+            assert s["frame"] == 1 and (s["pn"], s["key_id"]) == (e_pn, e_kid), f"{name}: {s}"
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+            assert flag == 0 and data == out, f"{name}: output differs from the reference"
+            continue
+        failed += 1
+        assert s["err"] in (C.ERR_ENGINE, C.ERR_KEY), f"{name}: {C.error_name(s['err'])}"
+        assert s["pn"] == 0 and s["key_id"] == 0, f"{name}: {s}"
+        if s["frame"]:
+            data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+            assert flag == 1, f"{name}: failed MPDU's frame not flagged"
+            if op == "ccmp-decrypt":
+                # only verified plaintext may have begun to leave: a prefix of the reference's
+                assert s["err"] == C.ERR_ENGINE and out.startswith(data), f"{name}: unverified output"
+    assert sts[0]["err"] == C.ERR_OK, "the first MPDU finished before the pulse"
+    assert failed >= (3 if during_release else 5), f"only {failed} MPDUs failed: the pulse came too late"
+    if hit is not None:
+        assert jobs[hit][0] == "ccmp-decrypt" and sts[hit]["err"] == C.ERR_ENGINE and sts[hit]["frame"] == 1, \
+            f"MPDU {hit}, zeroized during its release: {sts[hit]}"
+    await ClockCycles(dut.clk, 20)
+    assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
+    for s, k in keys.items():
+        await drv.load_key(s, k)
+    _, slot, _, _, inp, out, (e_pn, e_kid) = jobs[0]
+    await drv.submit("ccmp-decrypt", slot, 0, inp)
+    await check(drv, "MPDU 0 again after the zeroize: counters cleared", C.ERR_OK, out, e_pn, e_kid)
+    await drv.submit("ccmp-decrypt", slot, 0, inp)
+    await check(drv, "MPDU 0 a third time", C.ERR_REPLAY)
+
+
 @cocotb.test()
 async def test_zeroize_clears_counters(dut):
     """Zeroize clears every replay counter: a frame accepted, then replayed (REPLAY); after
@@ -353,9 +565,11 @@ def case(simulator: str, parameters: dict, tests: list[str], env: dict):
 
 
 CASES = [
-    case("verilator", {"CORE": "iter128"}, ["test_random", "test_bad_input", "test_zeroize_clears_counters", "test_timing"], {"AESIP_NRAND": "30"}),
-    case("verilator", {"CORE": "pipe", "MULTI": 1}, ["test_random"], {"AESIP_NRAND": "10"}),
-    case("icarus", {"CORE": "iter128"}, ["test_random"], {"AESIP_NRAND": "6"}),
+    case("verilator", {"CORE": "iter128"}, ["test_random", "test_bad_input", "test_zeroize_clears_counters", "test_timing",
+                                            "test_overlap", "test_overlap_zeroize"], {"AESIP_NRAND": "30"}),
+    case("verilator", {"CORE": "pipe", "MULTI": 1}, ["test_random", "test_overlap", "test_overlap_zeroize"],
+         {"AESIP_NRAND": "10"}),
+    case("icarus", {"CORE": "iter128"}, ["test_random", "test_overlap", "test_overlap_zeroize"], {"AESIP_NRAND": "6"}),
 ]
 
 
