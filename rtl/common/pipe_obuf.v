@@ -5,22 +5,29 @@
 // finds room here, and the m_axis_tready -> s_axis_tready path of a globally enabled
 // pipeline does not exist.
 //
-// Structure, oldest block first: the output register O (m_axis_*), a skid register S,
-// a head register R and a FIFO of 2**DAW entries (data and tags in distributed RAM, the
-// data RAM wiped after kill; one err flag per entry in flip-flops, kill sets them all).
+// Structure, oldest block first: the output stage (output register O on m_axis_*, and its
+// skid register K), a skid register S, a head register R and a FIFO of 2**DAW entries
+// (data, tags and err flags in distributed RAM, the data RAM wiped after kill).
+//   * m_axis_tready steers the output stage only. The buffer hands its oldest block to the
+//     output stage whenever K is empty (a register); the block goes into O if O is free or
+//     being taken, else into K, and O reloads from K first. So no decision inside the
+//     buffer (hand-over, S, pop, push, pointers) depends on m_axis_tready.
 //   * R loads only from the RAM, at the registered read pointer, with nothing but its
 //     enable and a synchronous clear between the RAM read and the register; O never
-//     reads the RAM. (Before, O loaded the RAM read through the err mask and the
-//     pop/bypass multiplexer: read pointer -> LUT-RAM -> logic -> O was the critical path
-//     on ECP5.)
-//   * A block arriving while O is free (or being taken) and nothing is buffered goes
-//     straight into O, so the buffer adds no latency. A block arriving while S and R will
-//     be empty after the edge and the FIFO is empty goes into S (O is taken from S, then
-//     R, then the arriving block); any other block is pushed into the FIFO.
-//   * So a FIFO entry is never needed by O before R holds it (S holds an older block
-//     whenever R is empty and the FIFO is not), and O takes one block per clock from S,
-//     R or the input: the m_axis timing is that of a plain FIFO with an output register.
-//   * S and R read zero while empty, when they hold an err block, and after kill.
+//     reads the RAM. The FIFO's empty flag is a register.
+//   * A block arriving while K is empty and nothing is buffered is handed straight to the
+//     output stage, so the buffer adds no latency. A block arriving while S and R will be
+//     empty after the edge and the FIFO is empty goes into S (the output stage takes S,
+//     then R, then the arriving block); any other block is pushed into the FIFO.
+//   * So a FIFO entry is never needed before R holds it (S holds an older block whenever
+//     R is empty and the FIFO is not), and O takes one block per clock from K, S, R or the
+//     input: the m_axis timing is that of a plain FIFO with an output register.
+//   * The err flag of a FIFO entry is stored with its tag in the RAM; kill marks the
+//     entries present at its edge by a count of the oldest entries (kill_left), so no
+//     per-entry flag needs a read multiplexer of flip-flops.
+//   * S, R and K read zero while empty and after kill; S and K also while they hold an err
+//     block, R from the cycle after it loads one (its err flag zeroes the data on the way
+//     to the output stage).
 //
 // Parameters
 //   DW    : block width in bits (>= 1, default 128)
@@ -28,7 +35,7 @@
 //   TAG_W : tag width (>= 1)
 // Ports
 //   clk, rst      : clock; synchronous reset (empties the buffer, starts the wipe)
-//   kill          : one-cycle pulse (zeroize): every block in S, R and the FIFO, and a
+//   kill          : one-cycle pulse (zeroize): every block in K, S, R and the FIFO, and a
 //                   block entering them in the same cycle, is marked err (its data reads
 //                   zero); the block in the output register after the edge, i.e. already
 //                   there or moving in at this edge, is kept (AXI4-Stream: valid data do
@@ -75,9 +82,10 @@ module pipe_obuf #(
     // distributed RAM: an inferred block RAM has no output register in Yosys (its
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
     (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
-    (* ram_style = "distributed" *) reg [TAG_W-1:0] tag_mem  [0:DEPTH-1];
-    reg [DEPTH-1:0] err_flags;
+    (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
+    reg [DAW:0]     kill_left;             // FIFO entries still to pop that kill marked err
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
+    reg             fifo_empty;            // register: wr_ptr == rd_ptr
     reg             wipe_busy;
     reg [DAW-1:0]   wipe_addr;
 
@@ -88,18 +96,27 @@ module pipe_obuf #(
     reg [TAG_W-1:0] r_tag;
     reg [DW-1:0]     r_data;
     reg             out_valid, out_err;    // output register O
+    reg             k_valid, k_err;        // skid register K of the output stage
+    reg [TAG_W-1:0] k_tag;
+    reg [DW-1:0]     k_data;
     reg [TAG_W-1:0] out_tag;
     reg [DW-1:0]     out_data;
 
-    wire fifo_empty = (wr_ptr == rd_ptr);
+    // The output stage (O and its skid register K) takes a block whenever K is empty, a
+    // register: no decision inside the buffer depends on m_axis_tready, which steers only
+    // O and K (O loads when free or taken: from K if K holds a block, else the block the
+    // buffer hands over; a block handed over while O is held goes into K).
     wire out_free   = !out_valid || m_axis_tready;
-    // O loads the oldest block: S, else R, else the arriving block (nothing buffered)
-    wire s_to_o     = out_free && s_valid;
-    wire r_to_o     = out_free && !s_valid && r_valid;
-    wire in_to_o    = out_free && !s_valid && !r_valid && fifo_empty && in_valid;
-    // an arriving block that does not go to O goes to S if S and R are empty after the
+    wire adv        = !k_valid;
+    // the output stage takes the oldest block: S, else R, else the arriving block
+    // (nothing buffered)
+    wire s_to_o     = adv && s_valid;
+    wire r_to_o     = adv && !s_valid && r_valid;
+    wire in_to_o    = adv && !s_valid && !r_valid && fifo_empty && in_valid;
+    wire h_valid    = s_to_o || r_to_o || in_to_o;    // a block is handed over
+    // an arriving block that is not handed over goes to S if S and R are empty after the
     // edge and the FIFO is empty (it is then the youngest block), else into the FIFO
-    wire s_empty_nx = !s_valid || out_free;
+    wire s_empty_nx = !s_valid || adv;
     wire r_empty_nx = !r_valid || r_to_o;
     wire in_to_s    = in_valid && !in_to_o && fifo_empty && s_empty_nx && r_empty_nx;
     wire push       = in_valid && !in_to_o && !in_to_s;
@@ -108,9 +125,16 @@ module pipe_obuf #(
 
     wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
+    // FIFO fill and its increment and decrement, from the pointer registers alone
+    wire [DAW:0] fifo_cnt    = wr_ptr - rd_ptr;
+    wire [DAW:0] fifo_cnt_up = fifo_cnt + 1'b1;
+    wire [DAW:0] fifo_cnt_dn = fifo_cnt - 1'b1;
     wire [DW-1:0]     head_data = data_mem[rd_addr];
-    wire [TAG_W-1:0] head_tag  = tag_mem[rd_addr];
-    wire             head_err  = err_flags[rd_addr];
+    wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
+    wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
+    // an entry is err if it was written err, or if it was in the FIFO at a kill (the
+    // oldest kill_left entries; their RAM data may not be wiped yet)
+    wire             head_err  = head_te[TAG_W] || (kill_left != {(DAW + 1){1'b0}});
 
     // RAM write ports: every arriving block is written into the free entry at wr_addr,
     // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
@@ -126,18 +150,21 @@ module pipe_obuf #(
         else if (in_valid) data_mem[wr_addr] <= in_data;
     end
     always @(posedge clk) begin
-        if (in_valid) tag_mem[wr_addr] <= in_tag;
+        if (in_valid) tag_mem[wr_addr] <= {in_err, in_tag};
     end
 
     always @(posedge clk) begin
         if (rst) begin
             wr_ptr    <= {(DAW + 1){1'b0}};
             rd_ptr    <= {(DAW + 1){1'b0}};
+            fifo_empty <= 1'b1;
             wipe_busy <= 1'b1;
             wipe_addr <= {DAW{1'b0}};
         end else begin
             if (push) wr_ptr <= wr_ptr + 1'b1;
             if (pop) rd_ptr <= rd_ptr + 1'b1;
+            if (push && !pop)      fifo_empty <= 1'b0;
+            else if (pop && !push) fifo_empty <= (fifo_cnt == {{DAW{1'b0}}, 1'b1});
             if (kill) begin
                 wipe_busy <= 1'b1;
                 wipe_addr <= {DAW{1'b0}};
@@ -148,9 +175,19 @@ module pipe_obuf #(
         end
     end
 
+    // kill marks every entry in the FIFO after its edge (a block pushed at that edge
+    // included) err: kill_left counts them down as they are popped. The count after the
+    // edge is chosen among the count and its increment and decrement (each from the
+    // pointer registers alone) with the push and pop decisions.
     always @(posedge clk) begin
-        if (rst || kill) err_flags <= {DEPTH{1'b1}};
-        else if (push) err_flags[wr_addr] <= in_err;
+        if (rst) kill_left <= {(DAW + 1){1'b0}};
+        else if (kill) begin
+            case ({push, pop})
+                2'b10:   kill_left <= fifo_cnt_up;
+                2'b01:   kill_left <= fifo_cnt_dn;
+                default: kill_left <= fifo_cnt;
+            endcase
+        end else if (pop && kill_left != {(DAW + 1){1'b0}}) kill_left <= kill_left - 1'b1;
     end
 
     // valid bits (reset)
@@ -158,13 +195,17 @@ module pipe_obuf #(
         if (rst) begin
             s_valid   <= 1'b0;
             r_valid   <= 1'b0;
+            k_valid   <= 1'b0;
             out_valid <= 1'b0;
         end else begin
             if (in_to_s) s_valid <= 1'b1;
             else if (s_to_o) s_valid <= 1'b0;
             if (pop) r_valid <= 1'b1;
             else if (r_to_o) r_valid <= 1'b0;
-            if (out_free) out_valid <= s_valid || r_valid || in_to_o;
+            if (out_free) out_valid <= k_valid || h_valid;
+            if (k_valid) begin
+                if (out_free) k_valid <= 1'b0;
+            end else if (h_valid && !out_free) k_valid <= 1'b1;
         end
     end
 
@@ -182,9 +223,12 @@ module pipe_obuf #(
     end
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
-    // the register's enable and clear; zero while empty, for an err entry and after kill
+    // the register's enable and clear; zero while empty and after kill. An err entry is
+    // loaded as read (the RAM entry of a block marked err by kill may not be wiped yet):
+    // r_err masks it on the way into O, and R is cleared in the next cycle unless a new
+    // block is popped (so no flag decode of the RAM read lies on R's clear).
     always @(posedge clk) begin
-        if (rst || kill || (pop && head_err) || (r_to_o && !pop)) r_data <= {DW{1'b0}};
+        if (rst || kill || (!pop && (r_err || r_to_o))) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
     end
     always @(posedge clk) begin
@@ -195,6 +239,26 @@ module pipe_obuf #(
         if (pop) r_tag <= head_tag;
     end
 
+    // the block handed over (S, else R with its err mask, else the arriving block)
+    wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
+    wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
+    wire [DW-1:0]     h_data = s_valid ? s_data : (r_valid ? (r_err ? {DW{1'b0}} : r_data) : in_data);
+
+    // K: takes the handed-over block while O is held; zero while empty, and marked err
+    // (data zero) by kill like S and R
+    always @(posedge clk) begin
+        if (rst || kill || (k_valid && out_free) || (!k_valid && !(h_valid && !out_free)))
+            k_data <= {DW{1'b0}};
+        else if (!k_valid) k_data <= h_data;
+    end
+    always @(posedge clk) begin
+        if (kill) k_err <= 1'b1;
+        else if (!k_valid && h_valid) k_err <= h_err;
+    end
+    always @(posedge clk) begin
+        if (!k_valid && h_valid) k_tag <= h_tag;
+    end
+
     // output register: data and tag load only when a block enters, else zero once free.
     // A block moving in at a kill edge keeps its err flag and data (as O's own block).
     always @(posedge clk) begin
@@ -202,18 +266,14 @@ module pipe_obuf #(
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
             out_data <= {DW{1'b0}};
-        end else if (s_to_o) begin
-            out_err  <= s_err;
-            out_tag  <= s_tag;
-            out_data <= s_data;
-        end else if (r_to_o) begin
-            out_err  <= r_err;
-            out_tag  <= r_tag;
-            out_data <= r_data;
-        end else if (in_to_o) begin
-            out_err  <= in_err;
-            out_tag  <= in_tag;
-            out_data <= in_data;
+        end else if (out_free && k_valid) begin
+            out_err  <= k_err;
+            out_tag  <= k_tag;
+            out_data <= k_data;
+        end else if (out_free && h_valid) begin
+            out_err  <= h_err;
+            out_tag  <= h_tag;
+            out_data <= h_data;
         end else if (out_free) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};

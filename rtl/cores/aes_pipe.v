@@ -166,8 +166,7 @@ module aes_pipe #(
 
     reg               ld_busy;
     reg [SLOT_W-1:0]  ld_slot;
-    reg [CW-1:0]      credits_used;      // accepted and not yet taken on m_axis
-    reg               room;              // credits_used < CAP
+    wire              room;              // a credit is free (pipe_credits)
     wire              out_taken;
 
     wire in_loading = ld_busy && (in_slot == ld_slot);
@@ -177,22 +176,11 @@ module aes_pipe #(
     wire in_err = !slot_ok[in_slot] || dir_bad || zeroize;
     wire [SBW-1:0] in_sb = {in_tag, in_slot, slot_offc[2*in_slot +: 2], in_dec, in_err};
 
-    wire [CW-1:0] credits_next = credits_used + {{(CW-1){1'b0}}, in_acc}
-                                              - {{(CW-1){1'b0}}, out_taken};
-    // room = credits_used < CAP, computed without the adder: one more block in (and none
-    // out) leaves room iff credits_used < CAP - 1 (a compare on the register alone), one
-    // out always leaves room, otherwise room stays. Keeps the accept -> room loop short.
-    wire below_capm1 = credits_used < CAP - 1'b1;
-    always @(posedge clk) begin
-        if (rst) begin
-            credits_used <= {CW{1'b0}};
-            room         <= 1'b1;
-        end else begin
-            credits_used <= credits_next;
-            if (out_taken && !in_acc)      room <= 1'b1;
-            else if (in_acc && !out_taken) room <= below_capm1;
-        end
-    end
+    // credits (rtl/common/pipe_credits.v): room = blocks accepted and not yet taken < CAP, both registers
+    pipe_credits #(.CW(CW), .CAP(CAP)) u_credits (
+        .clk(clk), .rst(rst), .in_acc(in_acc), .out_taken(out_taken),
+        .room(room)
+    );
 
     // ------------------------------------------------------------------------------
     // Valid bits and sidebands of the PN pipeline registers (data in the stages).

@@ -118,24 +118,15 @@ module tdea_pipe #(
     reg [SLOT_W-1:0]  ld_slot;
     wire in_loading = ld_busy && (in_slot == ld_slot);
     wire in_keyreq  = key_valid && (key_slot == in_slot);
-    reg  [CW-1:0] credits_used;       // accepted and not yet taken on m_axis
-    reg           room;               // credits_used < CAP
+    wire          room;               // a credit is free (pipe_credits)
     wire          out_taken;
     assign s_axis_tready = room && !in_loading && !in_keyreq;
     wire in_acc = s_axis_tvalid && s_axis_tready;
-    // room = credits_used < CAP without the adder on its path (as in aes_pipe): one more
-    // block in (none out) leaves room iff credits_used < CAP - 1, one out always does
-    wire below_capm1 = credits_used < CAP - 1'b1;
-    always @(posedge clk) begin
-        if (rst) begin
-            credits_used <= {CW{1'b0}};
-            room         <= 1'b1;
-        end else begin
-            credits_used <= credits_used + {{(CW-1){1'b0}}, in_acc} - {{(CW-1){1'b0}}, out_taken};
-            if (out_taken && !in_acc)      room <= 1'b1;
-            else if (in_acc && !out_taken) room <= below_capm1;
-        end
-    end
+    // credits (rtl/common/pipe_credits.v, shared with aes_pipe): room = blocks accepted and not yet taken < CAP
+    pipe_credits #(.CW(CW), .CAP(CAP)) u_credits (
+        .clk(clk), .rst(rst), .in_acc(in_acc), .out_taken(out_taken),
+        .room(room)
+    );
     wire in_err = !slot_ok[in_slot] || zeroize;
     wire [SBW-1:0] in_sb = {in_tag, in_slot, in_dec, in_err};
     wire [63:0] in_lr;
