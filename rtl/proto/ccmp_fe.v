@@ -35,6 +35,13 @@
 //            (checked; default 2): with the MPDU being collected, at most QDEPTH + 1
 //            MPDUs between their check and their status (ccmp_top: 2 on aes_mode_engine,
 //            LANES on aes_mode_multi, so the front end keeps every lane busy)
+//   ENG_SF : 0 or 1 (checked; default 0): where a decryption's plaintext waits for its MIC.
+//            0: the engine runs it cut-through into this front end's output buffer, which
+//            is released after the engine has verified the MIC (the single engine is free
+//            for the next MPDU meanwhile). 1: the engine runs it store-and-forward in its
+//            own output buffer and the verified plaintext streams out as an encryption's
+//            output does (aes_mode_multi: each lane has its buffer, so one lane's release
+//            overlaps the others' work and the next MPDU's output waits for no copy)
 // Ports
 //   clk, rst                               : clock, synchronous active-high reset
 //   s_axis_cmd_* (tdata 64)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
@@ -50,7 +57,8 @@
 `include "aesip_check.vh"
 module ccmp_fe #(
     parameter SLOT_W = 2,
-    parameter QDEPTH = 2
+    parameter QDEPTH = 2,
+    parameter ENG_SF = 0
 ) (
 
     input  wire          clk,
@@ -108,6 +116,7 @@ module ccmp_fe #(
     generate
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_fe_SLOT_W_not_1_to_8, "ccmp_fe: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(QDEPTH >= 2 && QDEPTH <= 32, ccmp_fe_QDEPTH_not_2_to_32, "ccmp_fe: QDEPTH must be 2 .. 32")
+        `AESIP_CHECK(ENG_SF == 0 || ENG_SF == 1, ccmp_fe_ENG_SF_not_0_or_1, "ccmp_fe: ENG_SF must be 0 or 1")
     endgenerate
 
     localparam [7:0] BUF_BEATS = 8'd160;           // 2560 bytes >= 36 + 8 + 2304 + 8
@@ -359,12 +368,14 @@ module ccmp_fe #(
     assign m_axis_eng_cmd_tdata = ecmd;
 
     wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
-    // decryption runs cut-through in the engine: its plaintext is held in this front end's
-    // output buffer until the status says the MIC verified (store-and-forward here), so
-    // the engine is free for the next MPDU while the plaintext is released
+    // ENG_SF = 0: decryption runs cut-through in the engine: its plaintext is held in this
+    // front end's output buffer until the status says the MIC verified (store-and-forward
+    // here), so the engine is free for the next MPDU while the plaintext is released.
+    // ENG_SF = 1: store-and-forward in the engine (cut = 0), streamed like an encryption.
+    localparam        ENG_CUT = (ENG_SF == 0);
     wire [511:0] ecmd_next =
           ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
-        | ({{(512-1){1'b0}}, dec} << CMD_CUT_LSB)
+        | ({{(512-1){1'b0}}, dec && ENG_CUT} << CMD_CUT_LSB)
         | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
         | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
         | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
@@ -593,9 +604,10 @@ module ccmp_fe #(
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
                     end else if (s_axis_eng_sts_tvalid && eng_ok) begin
-                        ro_valid = 1'b1;          // empty body: prefix, then the MIC
+                        ro_valid = 1'b1;          // empty body: prefix, then the MIC (encryption)
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
+                        ro_last = c_dec && pfx_lastb;
                     end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
                         eng_s_ready = 1'b1;       // failed without output: no frame at all
                     end
@@ -603,12 +615,17 @@ module ccmp_fe #(
                 O_DATA: begin
                     ro_valid = s_axis_eng_tvalid;
                     ro_data = s_axis_eng_tdata;
-                    ro_keep = s_axis_eng_tkeep;
+                    // a decryption (ENG_SF = 1) ends with the engine's last beat; an aborted
+                    // one with the engine's terminator beat (tuser): sent empty, flagged
+                    ro_keep = (c_dec && s_axis_eng_tuser) ? 16'h0000 : s_axis_eng_tkeep;
+                    ro_last = c_dec && s_axis_eng_tlast;
                     ro_user = s_axis_eng_tuser;
                     eng_m_ready = ro_ready;
                 end
                 O_END: begin
-                    if (s_axis_eng_sts_tvalid) begin
+                    if (c_dec) begin
+                        eng_s_ready = s_axis_eng_sts_tvalid;   // decryption: no MIC to append
+                    end else if (s_axis_eng_sts_tvalid) begin
                         ro_valid = 1'b1;
                         ro_data = {64'd0, mic_tx};
                         ro_keep = 16'h00ff;
@@ -738,7 +755,7 @@ module ccmp_fe #(
                     prefix <= q_pfx[qrp];
                     pfx_len <= q_pl[qrp];
                     pidx <= 2'd0;
-                    ost <= q_dec[qrp] ? O_BUF : O_WAIT;
+                    ost <= (q_dec[qrp] && ENG_CUT) ? O_BUF : O_WAIT;
                     ow <= 8'd0;
                     or_i <= 8'd0;
                     ob_valid <= 1'b0;

@@ -15,6 +15,8 @@
 //   LANES     : MULTI = 1: aes_mode_multi's lanes, 2 .. 16 (checked; default 2); the front
 //               end's record queue gets LANES entries (ccmp_fe QDEPTH), so up to LANES MPDUs
 //               run in the engine at once. Ignored when MULTI = 0 (queue of 2 entries)
+//   (MULTI = 1 also runs decryptions store-and-forward in the engine's lanes, ccmp_fe
+//   ENG_SF = 1; MULTI = 0 cut-through into the front end's output buffer)
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
@@ -70,7 +72,8 @@ module ccmp_top #(
 
     localparam integer QDEPTH = (MULTI != 0) ? LANES : 2;
 
-    ccmp_fe #(.SLOT_W(SLOT_W), .QDEPTH(QDEPTH)) u_fe (
+    // aes_mode_multi: decryptions store-and-forward in the engine's lanes (ccmp_fe ENG_SF)
+    ccmp_fe #(.SLOT_W(SLOT_W), .QDEPTH(QDEPTH), .ENG_SF(MULTI)) u_fe (
         .clk(clk), .rst(rst),
         .key_load(key_valid && key_ready), .key_load_slot(key_slot), .zeroize(zeroize),
         .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),

@@ -496,10 +496,12 @@ async def zeroize_round(dut, drv: CcmpDriver, rng: random.Random, keys: dict, pn
     sts = [await with_timeout(drv.status(), 5_000_000, "ns")]
     hit = None
     if during_release:
-        # the collect side releasing a decryption (ost O_REL = 5) with its frame begun
+        # the collect side releasing a decryption with its frame begun: from its output
+        # buffer (ost O_REL = 5), or (ENG_SF = 1, aes_mode_multi) streaming the engine's
+        # store-and-forward output (ost O_DATA = 1)
         for _ in range(200_000):
             await RisingEdge(dut.clk)
-            if fe.ost.value == 5 and fe.c_dec.value == 1 and fe.frame_sent.value == 1 and fe.cst.value == 1:
+            if fe.ost.value in (1, 5) and fe.c_dec.value == 1 and fe.frame_sent.value == 1 and fe.cst.value == 1:
                 break
         else:
             raise AssertionError("no decryption release seen")
