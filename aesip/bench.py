@@ -28,15 +28,19 @@ against aesip.ref.
 
 Multi-packet CCM records (engine 'ccm-multi-pipe': aes_mode_multi with LANES = `lanes`
 (16) lanes on one shared pair of aes_pipe cores, measured whenever `pipe` is benchmarked):
-the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back.
+the same fields plus `lanes`, for packets 1, `--ccm-packets`, 32 and 128 back to back;
+and, when CCMP records are made too, the same with `lanes` 2 for packets 1 and
+`--ccm-packets` (the like-for-like plain figure of the 2-lane CCMP records).
 
 CCMP records (engine 'ccmp-<core>': the IEEE 802.11 CCMP front end ccmp_top on
 aes_mode_engine on that core; 'ccmp-multi-pipe': ccmp_top with MULTI = 1, aes_mode_multi
-with 2 lanes on aes_pipe, made when `pipe` is benchmarked; `--ccmp-sizes` MSDU sizes,
-default 64,256,1500,2304, 'none' for no records; aesip/ccmp_bench.py gives the method and
-fields): ops 'ccmp-encrypt' and 'ccmp-decrypt' of QoS Data MPDUs, AES-128, one MPDU
-alone and `--ccm-packets` back to back, every output MPDU checked against the standard's
-construction (aesip.ref.ccmp_protect / ccmp_unprotect).
+with `lanes` 2 and 16 on aes_pipe, made when `pipe` is benchmarked; `--ccmp-sizes` MSDU
+sizes, default 64,256,1500,2304, 'none' for no records; aesip/ccmp_bench.py gives the
+method and fields): ops 'ccmp-encrypt' and 'ccmp-decrypt' of QoS Data MPDUs, AES-128,
+one MPDU alone and `--ccm-packets` back to back, every output MPDU checked against the
+standard's construction (aesip.ref.ccmp_protect / ccmp_unprotect). The text output adds
+the front end's cost over the plain CCM record of the same engine configuration (same
+core, same lanes, same size and packet count; ccmp_bench.costs) where both were made.
 
 Channel records (engines 'chan-pipe' and 'chan-tdea-pipe': chan_engine with 128
 channel contexts on aes_pipe / tdea_pipe, made when `pipe` is benchmarked and
@@ -170,10 +174,12 @@ def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANE
     return session.simulate(session.multi_target(core, lanes), simulator, commands)
 
 
-def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES) -> tuple[list[dict], list[dict]]:
-    """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe."""
-    rng = random.Random(f"{seed}-ccm-multi-pipe")
-    counts = sorted({1, packets, *MULTI_PACKETS})
+def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES,
+                  bursts: bool = True) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe; `bursts`: also
+    the long bursts (MULTI_PACKETS), else 1 and `packets` only."""
+    rng = random.Random(f"{seed}-ccm-multi-pipe" + ("" if lanes == MULTI_LANES else f"-lanes{lanes}"))
+    counts = sorted({1, packets, *(MULTI_PACKETS if bursts else ())})
     cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts)
     res = simulate_multi(simulator, cmds, lanes)["results"]
     _n, bad = engine_bench.check(cmds, res)
@@ -228,6 +234,15 @@ def format_ccmp_table(recs: list[dict]) -> str:
         (r["engine"], r["op"], str(r["key_bits"]), str(r["bytes_per_packet"]), str(r["packets"]), str(r["cycles"]),
          f"{r['cycles_per_packet']:g}", f"{r['bits_per_cycle']:g}", str(r["latency_cycles"]))
         for r in recs
+    ])
+
+
+def format_cost_table(rows: list[dict]) -> str:
+    head = ("op", "engine", "lanes", "bytes", "packets", "cycles", "plain CCM", "cost")
+    return _table(head, [
+        (r["op"], r["engine"], str(r["lanes"] or "-"), str(r["bytes"]), str(r["packets"]), str(r["cycles"]),
+         str(r["plain_cycles"]), f"{100 * r['cost']:+.1f} %")
+        for r in rows
     ])
 
 
@@ -336,10 +351,12 @@ def bench_main(args) -> int:
                                    "channel(s) differ from the reference",
                                    lambda: chan_bench.run(core, args.sim, seed, channels, rr))
                     chan_recs.extend(recs or [])
-        for fe in ([e, rtl.MULTI_ENGINE] if e == "pipe" else [e]) if ccmp_sizes else []:
-            name = "multi-pipe" if fe == rtl.MULTI_ENGINE else fe
+        for fe, lanes in ([(e, None)] + ([(rtl.MULTI_ENGINE, n) for n in ccmp_bench.MULTI_LANES]
+                                         if e == "pipe" else [])) if ccmp_sizes else []:
+            name = f"multi-pipe, {lanes} lanes" if lanes else fe
             recs = measure(f"ccmp-{name}", "ccmp_top, 802.11 CCMP front end", "MPDU(s) differ from the reference",
-                           lambda: ccmp_bench.run(fe, args.sim, ccmp_sizes, args.ccm_packets, seed))
+                           lambda: ccmp_bench.run(fe, args.sim, ccmp_sizes, args.ccm_packets, seed,
+                                                  lanes or ccmp_bench.MULTI_LANES[0]))
             ccmp_recs.extend(recs or [])
         if not sizes:
             continue
@@ -353,6 +370,11 @@ def bench_main(args) -> int:
         recs = measure("ccm-multi-pipe", f"aes_mode_multi, {MULTI_LANES} lanes", "packet(s) differ from the reference",
                        lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed))
         ccm_recs.extend(recs or [])
+        for lanes in [n for n in ccmp_bench.MULTI_LANES if n != MULTI_LANES] if ccmp_sizes else []:
+            recs = measure(f"ccm-multi-pipe, {lanes} lanes", f"aes_mode_multi, {lanes} lanes (plain figure of the "
+                           "ccmp records)", "packet(s) differ from the reference",
+                           lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed, lanes, bursts=False))
+            ccm_recs.extend(recs or [])
     if args.update_docs and not (failed or sim_failed) and args.sim == "verilator":
         throughput.merge_bench(all_recs + ccm_recs + ccmp_recs + rekey_recs + chan_recs)
         throughput.update_docs()
@@ -380,7 +402,14 @@ def bench_main(args) -> int:
             print(f"\nIEEE 802.11 CCMP front end (ccmp_top), AES-128, QoS Data MPDUs with a "
                   f"{ccmp_bench.HEADER_BYTES}-byte header; bytes: MSDU (frame body) per MPDU; bits/cycle: MSDU "
                   "bits per clock; cycles: first sideband handshake to the last MPDU's last result; latency: of "
-                  "one MPDU alone (clocks); ccmp-multi-pipe: ccmp_top with MULTI = 1 (aes_mode_multi, 2 lanes)")
+                  "one MPDU alone (clocks); ccmp-multi-pipe: ccmp_top with MULTI = 1 (aes_mode_multi, "
+                  f"{' and '.join(map(str, ccmp_bench.MULTI_LANES))} lanes)")
+            cost = ccmp_bench.costs(ccmp_recs, ccm_recs)
+            if cost:
+                print("\n" + format_cost_table(cost))
+                print("\ncost of the CCMP front end over the plain ccm-encrypt record of the same engine "
+                      "configuration (ccm-<x> for ccmp-<x>, same lanes, payload bytes and packets; the plain "
+                      "packets carry 32 bytes of AAD, one AAD block more than the MPDUs' 24)")
         if chan_recs:
             print(("\n" if all_recs or ccm_recs or ccmp_recs else "") + format_chan_table(chan_recs))
             print(f"\nCBC encryption on chan_engine: {chan_bench.PACKET_BYTES}-byte packets on C channels, beats "

@@ -18,15 +18,23 @@ once, no gaps or backpressure (cycles = first sideband handshake to the last MPD
 last result). Decryptions take the protected MPDUs the reference builds.
 
 Record fields: engine ('ccmp-<core>': ccmp_top on aes_mode_engine on that core;
-'ccmp-multi-pipe': ccmp_top with MULTI = 1, aes_mode_multi with `lanes` 2 on aes_pipe),
+'ccmp-multi-pipe': ccmp_top with MULTI = 1, aes_mode_multi with `lanes` (MULTI_LANES: 2
+and 16) lanes on aes_pipe),
 op ('ccmp-encrypt' / 'ccmp-decrypt'), key_bits (128), bytes_per_packet (MSDU bytes),
 header_bytes (26), mpdu_bytes (input MPDU), packets, cycles, cycles_per_packet,
 bits_per_cycle (MSDU bits / cycles), latency_cycles, sim, aes_blocks (AES blocks sent to
 the two cores, engine step plan), blocks_per_clock_per_pipe (aes_blocks / cycles / 2),
 and `lanes` on the multi-lane engine.
+
+`costs` sets each record beside the plain CCM record of the same engine configuration
+(ccmp-<x> against ccm-<x>, the same `lanes`), payload size, packet count and key size:
+the front end's cost in cycles. The plain records carry 32 bytes of AAD, one AAD block
+more than the CCMP workload's 24 (aesip/engine_bench.py); there is no plain
+store-and-forward decryption record, so decryption is compared with plain encryption.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from aesip import ccmp_iface, ccmp_run, engine_bench, ref, rtl, session
@@ -39,7 +47,8 @@ HEADER_BYTES = 26
 AAD_BYTES = 24        # FC, A1-A3, SC, QC of a QoS Data frame (12.5.3.3.3)
 IDLE = 4              # idle cycles before each measurement
 OPS = ("ccmp-encrypt", "ccmp-decrypt")
-MULTI_LANES = 2       # ccmp_top MULTI = 1: aes_mode_multi with 2 lanes
+MULTI_LANES = (2, 16)  # ccmp_top MULTI = 1: aes_mode_multi with LANES = 2 and 16 (the plain
+                       # ccm-multi-pipe records: 16 lanes, and 2 lanes for this comparison)
 
 
 def qos_mpdu(rng: random.Random, size: int) -> bytes:
@@ -129,13 +138,36 @@ def records(engine: str, simulator: str, results: list[dict], meas: list[dict], 
     return recs
 
 
-def run(engine: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
+def run(engine: str, simulator: str, sizes, packets: int, seed: int,
+        lanes: int = MULTI_LANES[0]) -> tuple[list[dict], list[dict]]:
     """(records, mismatching MPDUs) for ccmp_top on `engine` (a block core, or
-    rtl.MULTI_ENGINE: MULTI = 1 on aes_pipe), from one simulation."""
+    rtl.MULTI_ENGINE: MULTI = 1 on aes_pipe with LANES = `lanes`), from one simulation."""
     multi = engine == rtl.MULTI_ENGINE
     name = "multi-pipe" if multi else engine
-    rng = random.Random(f"{seed}-ccmp-{name}")
+    target = ccmp_run.target_for(engine)
+    if multi:
+        target = dataclasses.replace(target, params={**target.params, "LANES": lanes})
+    rng = random.Random(f"{seed}-ccmp-{name}" + (f"-lanes{lanes}" if multi and lanes != MULTI_LANES[0] else ""))
     cmds, meas = plan(rng, sizes, packets)
-    res = session.simulate(ccmp_run.target_for(engine), simulator, cmds)["results"]
+    res = session.simulate(target, simulator, cmds)["results"]
     _n, bad = check(cmds, res)
-    return records(name, simulator, res, meas, MULTI_LANES if multi else None), bad
+    return records(name, simulator, res, meas, lanes if multi else None), bad
+
+
+def costs(ccmp_recs: list[dict], ccm_recs: list[dict]) -> list[dict]:
+    """Each ccmp record with its like-for-like plain CCM record (engine ccm-<x> for
+    ccmp-<x>, the same lanes, bytes_per_packet, packets, key_bits): rows of engine, lanes,
+    op, bytes, packets, ccmp cycles, plain cycles, cost (ccmp / plain - 1). Records
+    without a plain counterpart are left out."""
+    plain = {(r["engine"], r.get("lanes"), r["key_bits"], r["bytes_per_packet"], r["packets"]): r
+             for r in ccm_recs if r["op"] == "ccm-encrypt"}
+    rows = []
+    for r in ccmp_recs:
+        p = plain.get(("ccm-" + r["engine"].removeprefix("ccmp-"), r.get("lanes"), r["key_bits"],
+                       r["bytes_per_packet"], r["packets"]))
+        if p is None:
+            continue
+        rows.append({"engine": r["engine"], "lanes": r.get("lanes"), "op": r["op"], "bytes": r["bytes_per_packet"],
+                     "packets": r["packets"], "cycles": r["cycles"], "plain_cycles": p["cycles"],
+                     "cost": r["cycles"] / p["cycles"] - 1})
+    return rows

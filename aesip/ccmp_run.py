@@ -15,7 +15,7 @@ run; a key that needs a slot evicts the least recently used one, and the reload 
 that slot's counters (aesip.frame_run.plan).
 
 `--engine iter32|iter128|pipe` builds ccmp_top on aes_mode_engine on that block core;
-`--engine multi` on aes_mode_multi (2 lanes) on aes_pipe (one MPDU in flight)."""
+`--engine multi` on aes_mode_multi (ccmp_top LANES default 2) on aes_pipe."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -503,7 +503,11 @@ def test_bench_json():
     assert {(r["engine"], r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp} == {
         (f"ccmp-{e}", op, n, p) for e in rtl.CORE_NAMES + ["multi-pipe"] for op in ("ccmp-encrypt", "ccmp-decrypt")
         for n in (64, 256, 1500, 2304) for p in (1, 8)}   # checked in detail by test_bench_ccmp
-    assert all(r.get("lanes") == 2 for r in ccmp if r["engine"] == "ccmp-multi-pipe")
+    for lanes in (2, 16):   # ccmp_top MULTI = 1 with LANES = 2 and 16, every op, size and count
+        assert {(r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp
+                if r["engine"] == "ccmp-multi-pipe" and r["lanes"] == lanes} == {
+            (op, n, p) for op in ("ccmp-encrypt", "ccmp-decrypt") for n in (64, 256, 1500, 2304) for p in (1, 8)}
+    assert {r.get("lanes") for r in ccmp if r["engine"] == "ccmp-multi-pipe"} == {2, 16}
     recs = [r for r in recs if r not in ccmp]
     block = [r for r in recs if not r["engine"].startswith("ccm-")]
     ccm = [r for r in recs if r["engine"].startswith("ccm-")]
@@ -522,8 +526,12 @@ def test_bench_json():
     assert all(r["cycles_per_block"] == 1 and r["bits_per_cycle"] == 128 for r in pipe)
     assert len({r["latency_cycles"] for r in pipe}) == 1, "pipe latency depends on key size"
 
-    multi = [r for r in ccm if r["engine"] == "ccm-multi-pipe"]
+    multi = [r for r in ccm if r["engine"] == "ccm-multi-pipe" and r["lanes"] == 16]
+    multi2 = [r for r in ccm if r["engine"] == "ccm-multi-pipe" and r["lanes"] != 16]
     ccm = [r for r in ccm if r["engine"] != "ccm-multi-pipe"]
+    # the 2-lane plain records, like-for-like figures of the 2-lane ccmp records: 1 and 8 packets
+    assert {(r["lanes"], r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in multi2} == {
+        (2, "ccm-encrypt", kb, n, p) for kb in (128, 192, 256) for n in (16, 64, 256, 1500) for p in (1, 8)}
     assert {(r["engine"], r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in ccm} == {
         (f"ccm-{e}", "ccm-encrypt", kb, n, p) for e in rtl.CORE_NAMES for kb in (128, 192, 256)
         for n in (16, 64, 256, 1500) for p in (1, 8)}
@@ -549,7 +557,7 @@ def test_bench_json():
             bpc = [single[(f"ccm-{e}", kb, n)]["bits_per_cycle"] for n in (16, 64, 256, 1500)]
             assert bpc == sorted(bpc), (e, kb, bpc)
 
-    for r in ccm + multi:
+    for r in ccm + multi + multi2:
         # blocks from the step plan: core A (B0, AAD, payload) + core B (Ctr0, payload counters)
         m = -(-r["bytes_per_packet"] // 16)
         assert r["aes_blocks"] == r["packets"] * (_ccm_steps(r["bytes_per_packet"]) + 1 + m), r
@@ -654,8 +662,12 @@ def test_bench_table():
     assert "pipe" in p.stdout and "latency" in p.stdout
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("pipe ")]) == 6
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccm-pipe ")]) == 3 * 2 * 2
-    for e in ("ccmp-pipe ", "ccmp-multi-pipe "):   # 2 ops x (1, 2 packets)
-        assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == 2 * 2, p.stdout
+    for e, n in (("ccmp-pipe ", 1), ("ccmp-multi-pipe ", 2)):   # 2 ops x (1, 2 packets) x (2 and 16 lanes)
+        assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == 2 * 2 * n, p.stdout
+    # the cost table: ccmp-pipe and both ccmp-multi-pipe builds against their plain record
+    # (16 bytes: in both size lists), 2 ops x (1, 2 packets) each
+    assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccmp-") and " ccmp-" in ln and "%" in ln]) \
+        == 3 * 2 * 2, p.stdout
 
 
 def test_ccmp_checker_catches_mismatches():

@@ -175,6 +175,10 @@ MODE_CASES = [
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128"}, id="ccmp"),
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
                  id="ccmp-multi-slotw8"),
+    pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("pipe"), {"CORE": "pipe", "MULTI": 1, "LANES": 5},
+                 id="ccmp-multi-lanes5"),
+    pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("pipe"), {"CORE": "pipe", "MULTI": 1, "LANES": 16},
+                 id="ccmp-multi-lanes16"),
     # the 802.15.4 CCM* front end (docs/wpan.md)
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128"}, id="wpan"),
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},

@@ -31,6 +31,17 @@
 // Parameters
 //   SLOT_W : key-slot index width, 1 .. 8 (as the engine's): 2**SLOT_W * 17 replay
 //            counters; a sideband slot >= 2**SLOT_W is KEY
+//   QDEPTH : entries of the record queue from the issue to the collect side, 2 .. 32
+//            (checked; default 2): with the MPDU being collected, at most QDEPTH + 1
+//            MPDUs between their check and their status (ccmp_top: 2 on aes_mode_engine,
+//            LANES on aes_mode_multi, so the front end keeps every lane busy)
+//   ENG_SF : 0 or 1 (checked; default 0): where a decryption's plaintext waits for its MIC.
+//            0: the engine runs it cut-through into this front end's output buffer, which
+//            is released after the engine has verified the MIC (the single engine is free
+//            for the next MPDU meanwhile). 1: the engine runs it store-and-forward in its
+//            own output buffer and the verified plaintext streams out as an encryption's
+//            output does (aes_mode_multi: each lane has its buffer, so one lane's release
+//            overlaps the others' work and the next MPDU's output waits for no copy)
 // Ports
 //   clk, rst                               : clock, synchronous active-high reset
 //   s_axis_cmd_* (tdata 64)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
@@ -45,7 +56,9 @@
 `default_nettype none
 `include "aesip_check.vh"
 module ccmp_fe #(
-    parameter SLOT_W = 2
+    parameter SLOT_W = 2,
+    parameter QDEPTH = 2,
+    parameter ENG_SF = 0
 ) (
 
     input  wire          clk,
@@ -102,11 +115,16 @@ module ccmp_fe #(
 
     generate
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_fe_SLOT_W_not_1_to_8, "ccmp_fe: SLOT_W must be 1 .. 8")
+        `AESIP_CHECK(QDEPTH >= 2 && QDEPTH <= 32, ccmp_fe_QDEPTH_not_2_to_32, "ccmp_fe: QDEPTH must be 2 .. 32")
+        `AESIP_CHECK(ENG_SF == 0 || ENG_SF == 1, ccmp_fe_ENG_SF_not_0_or_1, "ccmp_fe: ENG_SF must be 0 or 1")
     endgenerate
 
     localparam [7:0] BUF_BEATS = 8'd160;           // 2560 bytes >= 36 + 8 + 2304 + 8
     localparam integer NRC = 17 << SLOT_W;         // replay counters: 16 TIDs + management per slot
     localparam integer RCW = SLOT_W + 5;           // their index width (17 * 2**SLOT_W < 2**RCW)
+    localparam integer QAW = $clog2(QDEPTH);       // record queue index width
+    localparam integer QLASTI = QDEPTH - 1;
+    localparam [QAW-1:0] QLAST = QLASTI[QAW-1:0];  // its last entry
 
     // ---------------------------------------------------------------- state
     // Three sides. The receive side (rs) takes the sideband beat and the frame into input
@@ -252,21 +270,23 @@ module ccmp_fe #(
     reg [3:0]   aad_k1;        // bytes of the AAD's second beat (6 .. 14)
     reg [1:0]   aad_ph;        // AAD beats still to send (2, 1, 0)
 
-    // per-MPDU records from the issue side to the collect side: a 2-entry FIFO
-    reg [1:0]   qcnt;
-    reg         qwp, qrp;
-    reg         q_eng [0:1];   // went to the engine (the checks passed)
-    reg         q_dec [0:1];
-    reg [7:0]   q_err [0:1];
-    reg [47:0]  q_pn [0:1];
-    reg [1:0]   q_kid [0:1];
-    reg [RCW-1:0] q_rc [0:1];
-    reg [SLOT_W-1:0] q_slot [0:1];
-    reg [1:0]   q_kill;        // its slot was reloaded / zeroized since the check: no counter update
-    reg [383:0] q_pfx [0:1];
-    reg [5:0]   q_pl [0:1];
-    wire        q_v0 = (qcnt == 2'd2) || (qcnt == 2'd1 && !qrp);
-    wire        q_v1 = (qcnt == 2'd2) || (qcnt == 2'd1 && qrp);
+    // per-MPDU records from the issue side to the collect side: a QDEPTH-entry FIFO
+    reg [QDEPTH-1:0] q_vld;    // entry holds a record
+    reg [QAW-1:0] qwp, qrp;
+    reg         q_eng [0:QDEPTH-1];   // went to the engine (the checks passed)
+    reg         q_dec [0:QDEPTH-1];
+    reg [7:0]   q_err [0:QDEPTH-1];
+    reg [47:0]  q_pn [0:QDEPTH-1];
+    reg [1:0]   q_kid [0:QDEPTH-1];
+    reg [RCW-1:0] q_rc [0:QDEPTH-1];
+    reg [SLOT_W-1:0] q_slot [0:QDEPTH-1];
+    reg [QDEPTH-1:0] q_kill;   // its slot was reloaded / zeroized since the check: no counter update
+    reg [383:0] q_pfx [0:QDEPTH-1];
+    reg [5:0]   q_pl [0:QDEPTH-1];
+    wire        q_full = &q_vld;
+    wire        q_empty = ~|q_vld;
+    wire [QAW-1:0] qwp_next = (qwp == QLAST) ? {QAW{1'b0}} : qwp + 1'b1;
+    wire [QAW-1:0] qrp_next = (qrp == QLAST) ? {QAW{1'b0}} : qrp + 1'b1;
 
     // collect side registers (below) needed by the replay wait
     localparam [1:0] C_IDLE = 2'd0, C_RUN = 2'd1, C_STS = 2'd2;
@@ -280,11 +300,17 @@ module ccmp_fe #(
     // (queued or being collected, its counter not yet updated) has the same counter and a
     // PN not lower than this one's; otherwise its outcome would decide REPLAY. Such an MPDU
     // waits until that one has finished (and updated the counter or not).
-    wire w_q0 = q_v0 && q_eng[0] && q_dec[0] && (q_rc[0] == rc_i) && (pn_rx <= q_pn[0]);
-    wire w_q1 = q_v1 && q_eng[1] && q_dec[1] && (q_rc[1] == rc_i) && (pn_rx <= q_pn[1]);
+    reg  w_q;
+    integer wi;
+    always @(*) begin
+        w_q = 1'b0;
+        for (wi = 0; wi < QDEPTH; wi = wi + 1)
+            if (q_vld[wi] && q_eng[wi] && q_dec[wi] && (q_rc[wi] == rc_i) && (pn_rx <= q_pn[wi]))
+                w_q = 1'b1;
+    end
     wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
-    wire rwait = dec && (w_q0 || w_q1 || w_c);
-    wire hand_off = (ist == I_IDLE) && (rs == R_HOLD) && (qcnt != 2'd2) && !rwait;
+    wire rwait = dec && (w_q || w_c);
+    wire hand_off = (ist == I_IDLE) && (rs == R_HOLD) && !q_full && !rwait;
     wire q_push = hand_off;
     wire q_pop;
 
@@ -342,12 +368,14 @@ module ccmp_fe #(
     assign m_axis_eng_cmd_tdata = ecmd;
 
     wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
-    // decryption runs cut-through in the engine: its plaintext is held in this front end's
-    // output buffer until the status says the MIC verified (store-and-forward here), so
-    // the engine is free for the next MPDU while the plaintext is released
+    // ENG_SF = 0: decryption runs cut-through in the engine: its plaintext is held in this
+    // front end's output buffer until the status says the MIC verified (store-and-forward
+    // here), so the engine is free for the next MPDU while the plaintext is released.
+    // ENG_SF = 1: store-and-forward in the engine (cut = 0), streamed like an encryption.
+    localparam        ENG_CUT = (ENG_SF == 0);
     wire [511:0] ecmd_next =
           ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
-        | ({{(512-1){1'b0}}, dec} << CMD_CUT_LSB)
+        | ({{(512-1){1'b0}}, dec && ENG_CUT} << CMD_CUT_LSB)
         | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
         | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
         | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
@@ -428,11 +456,11 @@ module ccmp_fe #(
             nb <= 8'd0;
             q_valid <= 1'b0;
             q_idx <= 8'd0;
-            qcnt <= 2'd0;
-            qwp <= 1'b0;
-            qrp <= 1'b0;
-            q_kill <= 2'b00;
-            for (qi = 0; qi < 2; qi = qi + 1) begin
+            q_vld <= {QDEPTH{1'b0}};
+            qwp <= {QAW{1'b0}};
+            qrp <= {QAW{1'b0}};
+            q_kill <= {QDEPTH{1'b0}};
+            for (qi = 0; qi < QDEPTH; qi = qi + 1) begin
                 q_eng[qi] <= 1'b0;
                 q_dec[qi] <= 1'b0;
                 q_err[qi] <= 8'd0;
@@ -445,7 +473,7 @@ module ccmp_fe #(
             end
         end else begin
             // a key load into a queued MPDU's slot / zeroize cancels its counter update
-            for (qi = 0; qi < 2; qi = qi + 1)
+            for (qi = 0; qi < QDEPTH; qi = qi + 1)
                 if (zeroize || (key_load && key_load_slot == q_slot[qi]))
                     q_kill[qi] <= 1'b1;
             if (q_push) begin
@@ -459,11 +487,16 @@ module ccmp_fe #(
                 q_kill[qwp] <= new_kill;   // a load in the check's clock: counters just read are cleared
                 q_pfx[qwp] <= pfx_next;
                 q_pl[qwp] <= pl_next;
-                qwp <= !qwp;
+                qwp <= qwp_next;
             end
+            // push and pop never address the same entry: a pop needs a record, a push room
             if (q_pop)
-                qrp <= !qrp;
-            qcnt <= qcnt + {1'b0, q_push} - {1'b0, q_pop};
+                qrp <= qrp_next;
+            for (qi = 0; qi < QDEPTH; qi = qi + 1)
+                if (q_push && qwp == qi[QAW-1:0])
+                    q_vld[qi] <= 1'b1;
+                else if (q_pop && qrp == qi[QAW-1:0])
+                    q_vld[qi] <= 1'b0;
             case (ist)
                 I_IDLE: if (hand_off && chk_err == CCMP_ERR_OK) begin
                     rb <= wb;
@@ -531,7 +564,7 @@ module ccmp_fe #(
     reg         pfx_done;      // O_REL: the prefix has been sent
     reg         rel_kill;      // zeroize during a decryption: its release is aborted
 
-    assign q_pop = (cst == C_IDLE) && (qcnt != 2'd0);
+    assign q_pop = (cst == C_IDLE) && !q_empty;
 
     wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
     wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
@@ -571,9 +604,10 @@ module ccmp_fe #(
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
                     end else if (s_axis_eng_sts_tvalid && eng_ok) begin
-                        ro_valid = 1'b1;          // empty body: prefix, then the MIC
+                        ro_valid = 1'b1;          // empty body: prefix, then the MIC (encryption)
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
+                        ro_last = c_dec && pfx_lastb;
                     end else if (s_axis_eng_sts_tvalid && pidx == 2'd0) begin
                         eng_s_ready = 1'b1;       // failed without output: no frame at all
                     end
@@ -581,12 +615,17 @@ module ccmp_fe #(
                 O_DATA: begin
                     ro_valid = s_axis_eng_tvalid;
                     ro_data = s_axis_eng_tdata;
-                    ro_keep = s_axis_eng_tkeep;
+                    // a decryption (ENG_SF = 1) ends with the engine's last beat; an aborted
+                    // one with the engine's terminator beat (tuser): sent empty, flagged
+                    ro_keep = (c_dec && s_axis_eng_tuser) ? 16'h0000 : s_axis_eng_tkeep;
+                    ro_last = c_dec && s_axis_eng_tlast;
                     ro_user = s_axis_eng_tuser;
                     eng_m_ready = ro_ready;
                 end
                 O_END: begin
-                    if (s_axis_eng_sts_tvalid) begin
+                    if (c_dec) begin
+                        eng_s_ready = s_axis_eng_sts_tvalid;   // decryption: no MIC to append
+                    end else if (s_axis_eng_sts_tvalid) begin
                         ro_valid = 1'b1;
                         ro_data = {64'd0, mic_tx};
                         ro_keep = 16'h00ff;
@@ -716,7 +755,7 @@ module ccmp_fe #(
                     prefix <= q_pfx[qrp];
                     pfx_len <= q_pl[qrp];
                     pidx <= 2'd0;
-                    ost <= q_dec[qrp] ? O_BUF : O_WAIT;
+                    ost <= (q_dec[qrp] && ENG_CUT) ? O_BUF : O_WAIT;
                     ow <= 8'd0;
                     or_i <= 8'd0;
                     ob_valid <= 1'b0;

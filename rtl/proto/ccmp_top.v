@@ -10,8 +10,13 @@
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes
 //   SLOT_W    : key-slot index width, 1 .. 8 (also ccmp_fe: 17 replay counters per slot)
 //   NR_MAX    : 10, 12 or 14: the largest key accepted
-//   MULTI     : 0 = aes_mode_engine (default), 1 = aes_mode_multi with 2 lanes and 256-beat
-//               input FIFOs (same ports and results; the front end has one MPDU in flight)
+//   MULTI     : 0 = aes_mode_engine (default), 1 = aes_mode_multi with LANES lanes and
+//               256-beat input FIFOs (same ports and results)
+//   LANES     : MULTI = 1: aes_mode_multi's lanes, 2 .. 16 (checked; default 2); the front
+//               end's record queue gets LANES entries (ccmp_fe QDEPTH), so up to LANES MPDUs
+//               run in the engine at once. Ignored when MULTI = 0 (queue of 2 entries)
+//   (MULTI = 1 also runs decryptions store-and-forward in the engine's lanes, ccmp_fe
+//   ENG_SF = 1; MULTI = 0 cut-through into the front end's output buffer)
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
@@ -23,7 +28,8 @@ module ccmp_top #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter NR_MAX    = 14,
-    parameter MULTI     = 0
+    parameter MULTI     = 0,
+    parameter LANES     = 2
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -54,6 +60,7 @@ module ccmp_top #(
     generate
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_top_SLOT_W_not_1_to_8, "ccmp_top: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(MULTI == 0 || MULTI == 1, ccmp_top_MULTI_not_0_or_1, "ccmp_top: MULTI must be 0 or 1")
+        `AESIP_CHECK(LANES >= 2 && LANES <= 16, ccmp_top_LANES_not_2_to_16, "ccmp_top: LANES must be 2 .. 16")
     endgenerate
 
     wire         ec_valid, ec_ready, ed_valid, ed_ready, ed_last, eo_valid, eo_ready, eo_last, eo_user;
@@ -63,7 +70,10 @@ module ccmp_top #(
     wire [15:0]  ed_keep, eo_keep;
     wire [135:0] es_data;
 
-    ccmp_fe #(.SLOT_W(SLOT_W)) u_fe (
+    localparam integer QDEPTH = (MULTI != 0) ? LANES : 2;
+
+    // aes_mode_multi: decryptions store-and-forward in the engine's lanes (ccmp_fe ENG_SF)
+    ccmp_fe #(.SLOT_W(SLOT_W), .QDEPTH(QDEPTH), .ENG_SF(MULTI)) u_fe (
         .clk(clk), .rst(rst),
         .key_load(key_valid && key_ready), .key_load_slot(key_slot), .zeroize(zeroize),
         .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),
@@ -84,7 +94,7 @@ module ccmp_top #(
 
     generate
         if (MULTI != 0) begin : g_multi
-            aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX), .LANES(2),
+            aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX), .LANES(LANES),
                              .IN_AW(8)) u_eng (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
