@@ -276,7 +276,6 @@ async def test_zeroize(dut):
     right after the pulse fails with KEY (slots cleared); after reloading the keys the next
     PDUs are right."""
     from aesip import iface
-    from aesip.tb.engsoak import pulse_zeroize
 
     rng = test_rng(f"{__name__}.test_zeroize")
     drv, keys = await start(dut, rng)
@@ -291,29 +290,47 @@ async def test_zeroize(dut):
         # PDU 0: well into the payload (>= 13 steps of <= 45 cycles), its output frame begun
         # released: the engine had begun to give out this PDU's result by the pulse (for a
         # decryption that happens only after its ICV verified)
-        released = False
+        # finished: the engine's status beat for this PDU was taken no later than the edge
+        # that samples the zeroize (a short PDU on a fast core can finish in the wait)
+        released = finished = False
+
+        def eng_sts_taken() -> bool:
+            return bool(dut.es_valid.value) and bool(dut.es_ready.value)
+
         for _ in range(100 if k == 0 else rng.randrange(1, 200 if k < 4 else 20)):
             await RisingEdge(dut.clk)
             released |= bool(dut.eo_valid.value)
-        await pulse_zeroize(dut)
+            finished |= eng_sts_taken()
+        await RisingEdge(dut.clk)                   # the pulse (as pulse_zeroize), sampled
+        finished |= eng_sts_taken()                 # at the next edge
+        dut.zeroize.value = 1
+        await RisingEdge(dut.clk)
+        dut.zeroize.value = 0
         released |= bool(dut.eo_valid.value)
         s = await with_timeout(drv.status(), 5_000_000, "ns")
         name = f"zeroize {k} ({op})"
-        assert s["err"] == W.ERR_ENGINE and s["eng_err"] == iface.ERR_ZEROIZED and s["pn"] == 0, f"{name}: {s}"
-        dut._log.info("%s: status %s", name, s)
-        assert k != 0 or s["frame"], f"{name}: the output frame should have begun"
-        if s["frame"]:
-            assert op == "wimax-encrypt" or released, f"{name}: a decryption released output before it verified"
+        if finished and s["err"] == W.ERR_OK:
+            # the PDU was done before the zeroize: its whole, right result, not flagged
             data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
-            assert flag == 1, f"{name}: aborted frame not flagged"
-            assert len(data) <= len(prot) + ICV_LEN
-            if op == "wimax-decrypt":
-                # verified plaintext cut short: the right PDU's first bytes, then at most one
-                # beat of zeros (the flagged beat that ends the aborted frame)
-                j = next(i for i in range(len(data) + 1)
-                         if i == len(data) or data[i] != pdu[i])
-                assert j <= len(pdu) and len(data) - j <= 16 and not any(data[j:]), \
-                    f"{name}: released {data.hex()} is not a prefix of the PDU {pdu.hex()}"
+            assert flag == 0 and data == (prot if op == "wimax-encrypt" else pdu) and s["pn"] == pn, \
+                f"{name}: PDU finished before the pulse, but {s} / {data.hex()}"
+            dut._log.info("%s: PDU finished before the pulse, status %s", name, s)
+        else:
+            assert s["err"] == W.ERR_ENGINE and s["eng_err"] == iface.ERR_ZEROIZED and s["pn"] == 0, f"{name}: {s}"
+            dut._log.info("%s: status %s", name, s)
+            assert k != 0 or s["frame"], f"{name}: the output frame should have begun"
+            if s["frame"]:
+                assert op == "wimax-encrypt" or released, f"{name}: a decryption released output before it verified"
+                data, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+                assert flag == 1, f"{name}: aborted frame not flagged"
+                assert len(data) <= len(prot) + ICV_LEN
+                if op == "wimax-decrypt":
+                    # verified plaintext cut short: the right PDU's first bytes, then at most one
+                    # beat of zeros (the flagged beat that ends the aborted frame)
+                    j = next(i for i in range(len(data) + 1)
+                             if i == len(data) or data[i] != pdu[i])
+                    assert j <= len(pdu) and len(data) - j <= 16 and not any(data[j:]), \
+                        f"{name}: released {data.hex()} is not a prefix of the PDU {pdu.hex()}"
         await drv.submit("wimax-encrypt", 1, pn, pdu)
         await check(drv, f"PDU after {name}", W.ERR_KEY)
         for slot, key in keys.items():
