@@ -139,7 +139,7 @@ module pipe_obuf #(
     // RAM write ports: every arriving block is written into the free entry at wr_addr,
     // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
     // stays free). The credits guarantee that entry is free whenever in_valid is high
-    // (the FIFO, S, R and O together never hold more than 2**DAW + 1 blocks, and O is
+    // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
     // full whenever the FIFO is not empty, so the FIFO never fills).
     // The write enable is therefore the registered in_valid alone, not the push decision
     // that depends on m_axis_tready: that path crossed the whole device to the RAM
