@@ -52,8 +52,8 @@
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 8 clocks after the handshake
-//   (48 / 56 / 64); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
+//   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W).
 `timescale 1ns / 1ps
 `default_nettype none
@@ -324,9 +324,28 @@ module aes_pipe #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire        x_busy;
     /* verilator lint_on UNUSEDSIGNAL */
+    // The expander starts one clock after the handshake, from a copy of the key taken at
+    // the handshake edge: key_ready (which depends on the key port and on the blocks in
+    // flight) then drives only a few flip-flops (kx_start, ld_busy, the slot flags), not
+    // the expander's 256-bit window load. The copy follows the key port while no load
+    // runs (zero while key_valid is low) and is cleared as the expander takes it, so
+    // outside a pending or starting load it holds no key material.
+    reg [255:0] kx_key;
+    reg [1:0]   kx_size;
+    reg         kx_start;
+    always @(posedge clk) begin
+        if (rst || zeroize || kx_start) begin
+            kx_key  <= 256'd0;
+            kx_size <= 2'd0;
+        end else if (!ld_busy) begin
+            kx_key  <= key_valid ? key_data : 256'd0;
+            kx_size <= kl_size;
+        end
+        kx_start <= !(rst || zeroize) && key_hs && kl_fits;
+    end
     aes_key_expand #(.SBOX_IMPL(SBOX_IMPL)) u_kexp (
-        .clk(clk), .rst(rst), .zeroize(zeroize), .start(key_hs && kl_fits),
-        .key_data(key_data), .key_size(kl_size), .busy(x_busy),
+        .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
+        .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
 
     reg [1:0]   ld_offc;

@@ -26,7 +26,9 @@
 //   zeroize: the block in the datapath comes out with err = 1 (zero data) at its normal
 //   time; a result already in the output register is kept.
 // The subkey of the next round is read from the memory one clock ahead into a register
-// (sk_r), so the round loop is state -> round -> state only.
+// (sk_r), so the round loop is state -> round -> state only. The first subkey of a block
+// being accepted comes from a small second memory (one entry per slot and direction),
+// so that the accept decision selects between two reads and addresses neither.
 // Left behind: the round state and the subkey register are cleared when a block
 // finishes (and by zeroize); the output register holds the last result until the
 // next one (only results of valid keys, or zero).
@@ -89,7 +91,7 @@ module tdea_iter #(
     wire in_loading = ld_busy && (in_slot == ld_slot);
     wire in_keyreq  = key_valid && (key_slot == in_slot);
 
-    wire last = (rnd == 6'd47);
+    reg  last;                       // rnd == 47, as a register (set as rnd reaches 47)
     wire fin  = busy && last && (!o_v || m_axis_tready);
     assign s_axis_tready = (!busy || fin) && !in_loading && !in_keyreq;
     wire in_acc = s_axis_tvalid && s_axis_tready;
@@ -98,10 +100,15 @@ module tdea_iter #(
 
     // one round. The subkey of the next round is read one clock ahead into sk_r, so the
     // memory read is not inside the round loop: round 0 of a block being accepted
-    // (index 47 when decrypting), else round rnd + 1 of the current block.
-    wire [5:0]  ridx = in_acc ? (in_dec ? 6'd47 : 6'd0) : (c_dec ? (6'd46 - rnd) : (rnd + 6'd1));
-    wire [SLOT_W-1:0] rslot = in_acc ? in_slot : c_slot;
-    wire [47:0] sk;
+    // (index 47 when decrypting), else round rnd + 1 of the current block. The two reads
+    // come from two memories so that neither address depends on the accept decision
+    // (which depends on m_axis_tready): u_mem is addressed by registers only (the current
+    // block's slot and next index), u_first by the input port only (a copy of every
+    // slot's first subkey per direction, written by the same loader and scrubber); the
+    // decision only selects between the two read results.
+    wire [5:0]  nidx = c_dec ? (6'd46 - rnd) : (rnd + 6'd1);
+    wire [47:0] sk_run, sk_first;
+    wire [47:0] sk = in_acc ? sk_first : sk_run;
     reg  [47:0] sk_r;
     wire        x_valid;
     wire [5:0]  x_idx;
@@ -110,7 +117,14 @@ module tdea_iter #(
         .clk(clk), .we(scrub_busy || x_valid),
         .waddr(scrub_busy ? scrub_addr : {ld_slot, x_idx}),
         .wdata(scrub_busy ? 48'd0 : x_data),
-        .raddr({rslot, ridx}), .rdata(sk));
+        .raddr({c_slot, nidx}), .rdata(sk_run));
+    // first subkeys: entry {slot, dec} = subkey 0 (encrypt) / 47 (decrypt) of the slot
+    wire x_first = x_valid && (x_idx == 6'd0 || x_idx == 6'd47);
+    tdea_skmem #(.AW(SLOT_W + 1)) u_first (
+        .clk(clk), .we(scrub_busy || x_first),
+        .waddr(scrub_busy ? scrub_addr[SLOT_W:0] : {ld_slot, x_idx[0]}),
+        .wdata(scrub_busy ? 48'd0 : x_data),
+        .raddr({in_slot, in_dec}), .rdata(sk_first));
     wire [47:0] x;
     wire [63:0] nst;
     tdea_des_ek u_ek (.r(st[31:0]), .subkey(sk_r), .x(x));
@@ -138,6 +152,7 @@ module tdea_iter #(
         if (rst) begin
             busy   <= 1'b0;
             rnd    <= 6'd0;
+            last   <= 1'b0;
             st     <= 64'd0;
             sk_r   <= 48'd0;
             c_slot <= {SLOT_W{1'b0}};
@@ -160,14 +175,17 @@ module tdea_iter #(
                 o_err <= c_err;
                 busy  <= 1'b0;
                 rnd   <= 6'd0;
+                last  <= 1'b0;
                 st    <= 64'd0;
             end else if (busy && !last) begin
-                rnd <= rnd + 6'd1;
-                st  <= nst;
+                rnd  <= rnd + 6'd1;
+                last <= (rnd == 6'd46);
+                st   <= nst;
             end
             if (in_acc) begin
                 busy   <= 1'b1;
                 rnd    <= 6'd0;
+                last   <= 1'b0;
                 st     <= in_lr;
                 c_slot <= in_slot;
                 c_dec  <= in_dec;

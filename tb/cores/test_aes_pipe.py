@@ -236,7 +236,7 @@ async def test_slot_switch_every_block(dut):
 async def test_key_load_while_streaming(dut):
     """A key load into one slot while blocks on the other slots stream back to back:
     no bubble for them and correct results; the loaded slot is locked for exactly
-    4*Nr+8 clocks; blocks of the slot presented during the load wait and then use the
+    4*Nr+9 clocks; blocks of the slot presented during the load wait and then use the
     new key; a load requested while blocks of that slot are in flight waits for them."""
     rng = rng_for_test(dut)
     b = Bench(dut, rng)
@@ -269,7 +269,7 @@ async def test_key_load_while_streaming(dut):
         await b.drain()
         assert kl.hs_cycle > 0 and kl.done_cycle > 0
         locked = kl.done_cycle - kl.hs_cycle - 1
-        assert locked == 4 * NR[kb] + 8, f"key_ready low for {locked} clocks after the handshake"
+        assert locked == 4 * NR[kb] + 9, f"key_ready low for {locked} clocks after the handshake"
         ic = [it.in_cycle for it in items[first:]]
         assert ic == list(range(ic[0], ic[0] + len(ic))), "blocks on other slots saw a bubble"
         assert ic[0] < kl.hs_cycle and kl.done_cycle < ic[-1], "the load did not overlap the stream"
@@ -282,7 +282,7 @@ async def test_key_load_while_streaming(dut):
         for _ in range(20):
             add(rng.randrange(nslots))
         await b.drain()
-        assert waiters[0].in_cycle == kl.hs_cycle + 4 * NR[kb] + 9, \
+        assert waiters[0].in_cycle == kl.hs_cycle + 4 * NR[kb] + 10, \
             f"first block of the loaded slot accepted at {waiters[0].in_cycle - kl.hs_cycle} after the handshake"
         dut._log.info("AES-%d load into slot 0 while streaming: key_ready low %d clocks", kb * 8, locked)
 

@@ -131,7 +131,7 @@ async def test_rekey_back_to_back(dut):
     keys = [rng.randbytes(16) for _ in range(5)]
     await drv.load_key(0, keys[0])
     nk = 1                                    # slot-0 key handshakes so far
-    expansion = 4 * 10 + 8                    # AES-128, the larger of aes_pipe / aes_iter128 (docs/pipe.md)
+    expansion = 4 * 10 + 9                    # AES-128, the larger of aes_pipe / aes_iter128 (docs/pipe.md)
 
     def long_packet():
         return Packet("ccm-encrypt", 0, rng.randbytes(NONCE), rng.randbytes(AAD), rng.randbytes(1500), TAG)
