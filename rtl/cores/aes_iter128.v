@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// aes_iter128: AES-128/192/256 block core, one full round per clock (128-bit datapath).
+// aes_iter128: AES-128/192/256 block core, one full round per clock (128-bit datapath),
+// or (ROUND_STAGES = 2) one round in two clocks with two blocks in flight.
 //
 // Common core interface: see docs/cores.md; this core's architecture and exact timing
 // are in docs/iter128.md.
@@ -28,13 +29,20 @@
 //   DIRECTION : 0 = encrypt only, 1 = decrypt only, 2 = both (default). A block asking
 //               for a direction the core was not built for comes out with err = 1 and
 //               zero data after the normal latency.
+//   ROUND_STAGES : 1 = one round per clock (default; the core as before this parameter),
+//               2 = the round is split by a register after (Inv)ShiftRows + (Inv)SubBytes
+//               (MixColumns/InvMixColumns and AddRoundKey in the second clock) and two
+//               independent blocks are interleaved in the two stages: Nr clocks per block
+//               for a stream, latency 2 Nr + 1. Decryption stays the direct inverse cipher
+//               in both stages (no equivalent-inverse key schedule). See "ROUND_STAGES = 2"
+//               below and docs/iter128.md.
 // Ports (docs/cores.md)
 //   clk, rst          : clock; synchronous active-high reset (clears keys, state, output)
 //   zeroize           : one-cycle pulse: invalidates every slot, aborts a key expansion,
 //                       clears the state register and wipes the round-key memory; the block
 //                       in the state register (if any) completes with err = 1, zero data
-// Left behind: the state register is zero once its block has finished, and the output
-//   register is zero once its result has been taken; only the round-key memory holds
+// Left behind: the state register (S, M) is zero once its block has finished, and the
+//   output register (each output-buffer entry) is zero once its result has been taken; only the round-key memory holds
 //   key material between blocks.
 //   key_valid/ready   : key-load handshake; key_slot, key_bytes (16/24/32, anything else
 //                       invalidates the slot), key_data (byte n at [8n+7:8n])
@@ -55,6 +63,28 @@
 //                   clocks after the load edge (44/52/60); blocks on that slot are accepted
 //                   again from the edge after it. Illegal key_bytes: no expansion, the slot
 //                   is invalid from the load edge on and key_ready stays high.
+// ROUND_STAGES = 2: registers S (round input) and M (after the S-boxes), each with its
+//   block's control, and a two-entry output buffer (o0 drives m_axis). At every edge the
+//   block in S moves to M and the block in M either goes back to S (next round) or, after
+//   its final round, into the output buffer; the whole ring holds only while M has a final
+//   round and both output entries are full. Timing of one block (E0 as above, no stall):
+//   E0            : S <= block ^ first round key
+//   E0 + 2r - 1   : M <= (Inv)SubBytes((Inv)ShiftRows(S)) of round r (r = 1 .. Nr)
+//   E0 + 2r       : round r done into S (r = 1 .. Nr-1)
+//   E0 + 2Nr      : final round into the output buffer (m_axis_tvalid after it if the
+//                   buffer was empty): latency 2 Nr + 1
+//   s_axis_tready = (M empty, or M holds a final round and the output buffer has a free
+//                   entry) and (S empty, or the offered block's Nr >= the rounds still to
+//                   do of the block in S) and the slot rules above. The second condition
+//                   keeps blocks in order: a shorter block is held until it cannot finish
+//                   before the one ahead. A stream of one key size is taken at E0, E0+1,
+//                   E0+2Nr, E0+2Nr+1, ...: two blocks every 2 Nr clocks, Nr per block.
+//   key_ready     = as above, with "the block in the state register" = the blocks in S
+//                   and M (a block in the output buffer uses no key).
+//   zeroize       : S and M are cleared; their blocks come out with err = 1 and zero
+//                   data, except a block whose final round leaves M in cycle Z (it is
+//                   delivered normally, like ROUND_STAGES = 1); the output buffer keeps
+//                   its results.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
