@@ -384,8 +384,12 @@ async def test_zeroize(dut):
         while a.in_cycle < 0 or b.n_presented <= b.accepted.index(a):
             await RisingEdge(dut.clk)
     c = b.send(rng.randbytes(16), d, b.nslots - 1)
-    while c.in_cycle < 0:
+    # ROUND_STAGES 2: a second block right behind c, so that both S and M hold a block
+    extra = [b.send(rng.randbytes(16), d, 0)] if two_stage() else []
+    while c.in_cycle < 0 or any(x.in_cycle < 0 for x in extra):
         await RisingEdge(dut.clk)
+    if extra:
+        assert extra[0].in_cycle == c.in_cycle + 1, "second block not taken right behind the first"
     await ClockCycles(dut.clk, 3)                      # c is mid-way through its rounds
     b.zeroize_next()
     zc = b.cycle + 1
@@ -393,8 +397,9 @@ async def test_zeroize(dut):
     b.p_bp = 0.0
     await b.drain()
     await ClockCycles(dut.clk, WIPE + 5)
-    assert (b.outs[-2].err, b.outs[-2].data) == expect(keys[0], a.data, d), "held output lost or changed"
-    assert (b.outs[-1].err, b.outs[-1].data) == (1, bytes(16)), "block in flight at zeroize not flagged"
+    k = 1 + len(extra)                                 # blocks in flight at zeroize
+    assert (b.outs[-k - 1].err, b.outs[-k - 1].data) == expect(keys[0], a.data, d), "held output lost or changed"
+    assert all((o.err, o.data) == (1, bytes(16)) for o in b.outs[-k:]), "block in flight at zeroize not flagged"
     ready = b.key_ready_log[zc - 1:]
     low = ready.index(1) if 1 in ready else -1
     assert low == WIPE + 1, f"key_ready low {low} clocks from the zeroize cycle, expected {WIPE + 1}: {ready}"
