@@ -75,6 +75,18 @@ from aesip.errors import EXIT_SIM, SimError, UsageError
 KEY_BITS = (128, 192, 256)
 OPS = (("encrypt", False), ("decrypt", True))
 
+# Parameter variants of the block cores, benchmarked only when named with --engine
+# (engine name -> (block core, parameters, blocks in flight)). Their records have the
+# usual 'encrypt'/'decrypt' stream records (cycles_per_block over whole groups of
+# `in flight` blocks, since such a core delivers its blocks in groups) plus a serial
+# chain record 'cbc-chain' (see chain_commands).
+CORE_VARIANTS = {
+    "iter128-1st": ("iter128", {"ROUND_STAGES": 1}, 1),       # the default core, for the chain figure
+    "iter128-2st": ("iter128", {"ROUND_STAGES": 2}, 2),       # docs/iter128.md
+    "iter128-2st-enc": ("iter128", {"ROUND_STAGES": 2, "DIRECTION": 0}, 2),
+}
+CHAIN_BLOCKS = 16
+
 
 def verify(commands: list[dict], results: list[dict]) -> tuple[Counter, list[dict]]:
     """Compare every block the hardware returned for `commands` with aesip.ref, tracking
@@ -106,18 +118,64 @@ def verify(commands: list[dict], results: list[dict]) -> tuple[Counter, list[dic
     return checked, bad
 
 
-def bench_commands(rng: random.Random, nblocks: int, slot: int = 0, key_bits=KEY_BITS) -> list[dict]:
+def bench_commands(rng: random.Random, nblocks: int, slot: int = 0, key_bits=KEY_BITS, ops=OPS) -> list[dict]:
     """Key load + one bench command per (key size, direction)."""
     cmds = []
     for kb in key_bits:
         cmds.append({"cmd": "key", "slot": slot, "key": rng.randbytes(kb // 8).hex()})
-        for _op, dec in OPS:
+        for _op, dec in ops:
             cmds.append({"cmd": "bench", "slot": slot, "dec": dec, "single": rng.randbytes(16).hex(),
                          "blocks": [rng.randbytes(16).hex() for _ in range(nblocks)]})
     return cmds
 
 
-def bench_records(engine: str, simulator: str, commands: list[dict], results: list[dict]) -> list[dict]:
+def chain_commands(rng: random.Random, nblocks: int, slot: int = 0, key_bits=KEY_BITS) -> list[dict]:
+    """Key load + one serial chain (CBC encryption, one block at a time) per key size."""
+    cmds = []
+    for kb in key_bits:
+        cmds.append({"cmd": "key", "slot": slot, "key": rng.randbytes(kb // 8).hex()})
+        cmds.append({"cmd": "chain", "slot": slot, "iv": rng.randbytes(16).hex(),
+                     "blocks": [rng.randbytes(16).hex() for _ in range(nblocks)]})
+    return cmds
+
+
+def verify_chains(commands: list[dict], results: list[dict]) -> list[dict]:
+    """Chain results that differ from aesip.ref.cbc_encrypt (or carry err)."""
+    bad, key = [], None
+    for ci, (c, r) in enumerate(zip(commands, results, strict=True)):
+        if c["cmd"] == "key":
+            key = bytes.fromhex(c["key"])
+        elif c["cmd"] == "chain":
+            exp = ref.cbc_encrypt(key, bytes.fromhex(c["iv"]), bytes.fromhex("".join(c["blocks"])))
+            got = bytes.fromhex("".join(o[0] for o in r["out"]))
+            if got != exp or any(o[1] for o in r["out"]):
+                bad.append({"command": ci, "key": key.hex(), "got": got.hex(), "expected": exp.hex()})
+    return bad
+
+
+def chain_records(engine: str, simulator: str, commands: list[dict], results: list[dict]) -> list[dict]:
+    """op 'cbc-chain': cycles_per_block = spacing of the input handshakes of a serial
+    chain driven by the testbench (includes its turnaround: it offers the next block in
+    the cycle after it took the previous output); latency_cycles as the stream records."""
+    recs, key_bits = [], None
+    for c, r in zip(commands, results):
+        if c["cmd"] == "key":
+            key_bits = len(c["key"]) * 4
+        if c["cmd"] != "chain":
+            continue
+        ic, oc = r["in_cycles"], r["out_cycles"]
+        n = len(ic)
+        cpb = (ic[-1] - ic[0]) / (n - 1)
+        recs.append({
+            "engine": engine, "op": "cbc-chain", "key_bits": key_bits, "bytes_per_packet": 16,
+            "packets": n, "cycles": oc[-1] - ic[0], "cycles_per_block": round(cpb, 6),
+            "bits_per_cycle": round(128 / cpb, 6), "latency_cycles": oc[0] - ic[0], "sim": simulator,
+        })
+    return recs
+
+
+def bench_records(engine: str, simulator: str, commands: list[dict], results: list[dict],
+                  group: int = 1) -> list[dict]:
     recs = []
     key_bits = None
     for c, r in zip(commands, results):
@@ -127,7 +185,8 @@ def bench_records(engine: str, simulator: str, commands: list[dict], results: li
             continue
         ic, oc = r["in_cycles"], r["out_cycles"]
         n = len(oc)
-        cpb = (oc[-1] - oc[0]) / (n - 1) if n > 1 else float(oc[-1] - ic[0])
+        span = (n - 1) // group * group          # whole groups of `group` blocks
+        cpb = (oc[-1] - oc[-1 - span]) / span if span else float(oc[-1] - ic[0])
         recs.append({
             "engine": engine,
             "op": "decrypt" if c["dec"] else "encrypt",
@@ -149,6 +208,22 @@ def run_core(core: str, simulator: str, nblocks: int, seed: int) -> tuple[list[d
     cmds = bench_commands(rng, nblocks)
     res = session.simulate(session.core_target(core), simulator, cmds)["results"]
     return bench_records(core, simulator, cmds, res), verify(cmds, res)[1]
+
+
+def run_variant(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(records, wrong blocks) for a core parameter variant (CORE_VARIANTS): the stream
+    records and the serial-chain records, from one simulation."""
+    core, params, group = CORE_VARIANTS[engine]
+    rng = random.Random(f"{seed}-{engine}")
+    # an encrypt-only (DIRECTION 0) build gets the encrypt records only
+    cmds = bench_commands(rng, nblocks, ops=OPS[:1] if params.get("DIRECTION") == 0 else OPS)
+    chain = chain_commands(rng, CHAIN_BLOCKS)
+    t = session.core_target(core)
+    t = session.SimTarget(t.core, t.top, t.sources, {**t.params, **params}, t.tb_module)
+    res = session.simulate(t, simulator, cmds + chain)["results"]
+    recs = bench_records(engine, simulator, cmds, res[:len(cmds)], group)
+    recs += chain_records(engine, simulator, chain, res[len(cmds):])
+    return recs, verify(cmds, res[:len(cmds)])[1] + verify_chains(chain, res[len(cmds):])
 
 
 def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
@@ -324,6 +399,11 @@ def bench_main(args) -> int:
             return None
         return recs
 
+    for e in [e for e in cores if e in CORE_VARIANTS]:
+        recs = measure(e, f"block core {CORE_VARIANTS[e][0]} with {CORE_VARIANTS[e][1]}",
+                       "block(s) differ from the reference", lambda: run_variant(e, args.sim, args.blocks, seed))
+        all_recs.extend(recs or [])
+    cores = [e for e in cores if e not in CORE_VARIANTS]
     for e in cores:
         recs = measure(e, "block core", "block(s) differ from the reference",
                        lambda: run_core(e, args.sim, args.blocks, seed))
@@ -390,6 +470,10 @@ def bench_main(args) -> int:
             print(format_table(all_recs))
             print("\ncycles: first input to last output of the stream; cyc/block: steady state; "
                   "latency: input handshake to output valid (clocks)")
+            if any(r["op"] == "cbc-chain" for r in all_recs):
+                print("cbc-chain: CBC encryption as a serial chain, one block at a time (the next input "
+                      "depends on the previous output); cyc/block: spacing of the input handshakes, "
+                      "including the testbench's turnaround")
         if ccm_recs:
             print(("\n" if all_recs else "") + format_ccm_table(ccm_recs))
             print(f"\nCCM encryption, {ccm_recs[0]['nonce_bytes']}-byte nonce, {ccm_recs[0]['tag_bytes']}-byte tag; "

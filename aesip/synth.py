@@ -65,6 +65,9 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         "default": {},
         "sbox-comp": {"SBOX_IMPL": 1},
         "enc-only": {"DIRECTION": 0},
+        # ROUND_STAGES = 2: two registers per round, two blocks in flight (docs/iter128.md)
+        "two-stage": {"ROUND_STAGES": 2},
+        "two-stage-enc": {"ROUND_STAGES": 2, "DIRECTION": 0},
     },
     "pipe": {
         # ROUND_REGS = registers per round (docs/pipe.md). The variant names are kept from

@@ -26,6 +26,8 @@ ROWS = [
     ("iter32", "default", ("iter32", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("iter128", "default", ("iter128", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("iter128", "enc-only", ("iter128", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("iter128", "two-stage", ("iter128-2st", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("iter128", "two-stage-enc", ("iter128-2st-enc", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "default", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "aes128-enc", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("ccm-iter32", "default", ("ccm-iter32", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),

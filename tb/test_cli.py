@@ -584,6 +584,36 @@ def test_bench_json():
         assert burst[0]["blocks_per_clock_per_pipe"] >= 0.85, burst
 
 
+def test_bench_core_variants():
+    """`--engine iter128-1st / iter128-2st / iter128-2st-enc` (aes_iter128 ROUND_STAGES 1 / 2,
+    docs/iter128.md): stream records at exactly Nr cycles per block for every key size,
+    latency Nr + 1 (one stage) and 2 Nr + 1 (two stages), the encrypt-only build only
+    encrypt records, and a CBC serial-chain record per key size whose spacing is the
+    latency plus the testbench's turnaround; nothing else is measured."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "iter128-1st", "--engine", "iter128-2st", "--engine",
+                 "iter128-2st-enc", "--blocks", "16", "--ccm-sizes", "none", "--ccmp-sizes", "none",
+                 "--rekeys", "0", "--channels", "none"])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    for r in recs:
+        for f in CONTRACT_FIELDS:
+            assert f in r, (f, r)
+    ops = {"iter128-1st": ("encrypt", "decrypt", "cbc-chain"), "iter128-2st": ("encrypt", "decrypt", "cbc-chain"),
+           "iter128-2st-enc": ("encrypt", "cbc-chain")}
+    assert {(r["engine"], r["op"], r["key_bits"]) for r in recs} == {
+        (e, op, kb) for e, o in ops.items() for op in o for kb in (128, 192, 256)}
+    for r in recs:
+        nr = NR[r["key_bits"] // 8]
+        lat = nr + 1 if r["engine"] == "iter128-1st" else 2 * nr + 1
+        assert r["latency_cycles"] == lat, r
+        if r["op"] == "cbc-chain":
+            assert r["packets"] == 16 and lat < r["cycles_per_block"] <= lat + 3, r
+        else:
+            assert r["packets"] == 16 and r["cycles_per_block"] == nr, r
+        assert r["bits_per_cycle"] == pytest.approx(128 / r["cycles_per_block"], rel=1e-3)
+
+
 def test_bench_rekey():
     """The live-rekey record (aesip_top on aes_iter128, Verilator): keys committed over
     AXI4-Lite to the slot in use under full load, every packet checked by the CLI against

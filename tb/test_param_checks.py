@@ -39,6 +39,8 @@ BAD = [
      "aes_mode_engine_SLOT_W_not_1_to_8", "aes_mode_engine: SLOT_W must be 1 .. 8"),
     ("pipe-nr11", "aes_pipe", rtl.core_sources("pipe"), {"NR_MAX": 11},
      "aes_pipe_NR_MAX_not_10_12_14", "aes_pipe: NR_MAX must be 10 or 12 or 14"),
+    ("iter128-stages3", "aes_iter128", rtl.core_sources("iter128"), {"ROUND_STAGES": 3},
+     "aes_iter128_ROUND_STAGES_not_1_or_2", "aes_iter128: ROUND_STAGES must be 1 or 2"),
     ("iter32-sbox2", "aes_iter32", rtl.core_sources("iter32"), {"SBOX_IMPL": 2},
      "aes_iter32_SBOX_IMPL_not_0_or_1", "aes_iter32: SBOX_IMPL must be 0 or 1"),
     ("core-iter32-dir0", "aes_core", rtl.sources(rtl.CORES["iter32"][1] + ["cores/aes_core.v"]),

@@ -19,6 +19,10 @@ Commands (byte strings as hex, byte n of a block/key = tdata/key_data bits [8n+7
   {"cmd": "blocks", "items": [[hex16, dec, slot], ...]}
       stream the blocks (no gaps, no backpressure) and collect as many outputs.
       -> {"out": [[hex16, err], ...], "cycles": first input to last output}
+  {"cmd": "chain", "slot": s, "iv": hex16, "blocks": [hex16, ...]}
+      CBC encryption as a serial chain: each block (plaintext XOR the previous output,
+      the IV for the first) is sent only after the previous output has been taken.
+      -> {"out": [[hex16, err], ...], "in_cycles": [...], "out_cycles": [...]}
   {"cmd": "bench", "slot": s, "dec": bool, "single": hex16, "blocks": [hex16, ...]}
       latency of `single` sent alone into the idle core, then `blocks` back to back.
       -> {"latency": n, "single": [hex16, err], "out": [[hex16, err], ...],
@@ -87,6 +91,21 @@ class Session:
             cyc = self.drv.out_cycles[o0 + len(items) - 1] - self.drv.in_cycles[i0] + 1
         return {"out": out, "cycles": cyc}
 
+    async def chain(self, cmd: dict) -> dict:
+        slot = int(cmd["slot"])
+        drv = self.drv
+        await ClockCycles(self.dut.clk, 2)
+        i0, o0 = len(drv.in_cycles), len(drv.out_cycles)
+        prev = bytes.fromhex(cmd["iv"])
+        out = []
+        for h in cmd["blocks"]:
+            x = bytes(a ^ b for a, b in zip(bytes.fromhex(h), prev))
+            res = (await self._stream([(x, False, slot)]))[0]
+            out.append(res)
+            prev = bytes.fromhex(res[0])
+        n = len(out)
+        return {"out": out, "in_cycles": drv.in_cycles[i0:i0 + n], "out_cycles": drv.out_cycles[o0:o0 + n]}
+
     async def bench(self, cmd: dict) -> dict:
         slot, dec = int(cmd["slot"]), bool(cmd["dec"])
         drv = self.drv
@@ -115,7 +134,7 @@ async def cli_session(dut):
     resp_path = Path(os.environ["AESIP_CLI_RESP"])
     s = Session(dut)
     await s.drv.start()
-    handlers = {"key": s.key, "blocks": s.blocks, "bench": s.bench}
+    handlers = {"key": s.key, "blocks": s.blocks, "bench": s.bench, "chain": s.chain}
     results = []
     for k, cmd in enumerate(req["commands"]):
         if cmd["cmd"] not in handlers:

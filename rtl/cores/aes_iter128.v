@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// aes_iter128: AES-128/192/256 block core, one full round per clock (128-bit datapath).
+// aes_iter128: AES-128/192/256 block core, one full round per clock (128-bit datapath),
+// or (ROUND_STAGES = 2) one round in two clocks with two blocks in flight.
 //
 // Common core interface: see docs/cores.md; this core's architecture and exact timing
 // are in docs/iter128.md.
@@ -28,13 +29,20 @@
 //   DIRECTION : 0 = encrypt only, 1 = decrypt only, 2 = both (default). A block asking
 //               for a direction the core was not built for comes out with err = 1 and
 //               zero data after the normal latency.
+//   ROUND_STAGES : 1 = one round per clock (default; the core as before this parameter),
+//               2 = the round is split by a register after (Inv)ShiftRows + (Inv)SubBytes
+//               (MixColumns/InvMixColumns and AddRoundKey in the second clock) and two
+//               independent blocks are interleaved in the two stages: Nr clocks per block
+//               for a stream, latency 2 Nr + 1. Decryption stays the direct inverse cipher
+//               in both stages (no equivalent-inverse key schedule). See "ROUND_STAGES = 2"
+//               below and docs/iter128.md.
 // Ports (docs/cores.md)
 //   clk, rst          : clock; synchronous active-high reset (clears keys, state, output)
 //   zeroize           : one-cycle pulse: invalidates every slot, aborts a key expansion,
 //                       clears the state register and wipes the round-key memory; the block
 //                       in the state register (if any) completes with err = 1, zero data
-// Left behind: the state register is zero once its block has finished, and the output
-//   register is zero once its result has been taken; only the round-key memory holds
+// Left behind: the state register (S, M) is zero once its block has finished, and the
+//   output register (each output-buffer entry) is zero once its result has been taken; only the round-key memory holds
 //   key material between blocks.
 //   key_valid/ready   : key-load handshake; key_slot, key_bytes (16/24/32, anything else
 //                       invalidates the slot), key_data (byte n at [8n+7:8n])
@@ -55,6 +63,28 @@
 //                   clocks after the load edge (44/52/60); blocks on that slot are accepted
 //                   again from the edge after it. Illegal key_bytes: no expansion, the slot
 //                   is invalid from the load edge on and key_ready stays high.
+// ROUND_STAGES = 2: registers S (round input) and M (after the S-boxes), each with its
+//   block's control, and a two-entry output buffer (o0 drives m_axis). At every edge the
+//   block in S moves to M and the block in M either goes back to S (next round) or, after
+//   its final round, into the output buffer; the whole ring holds only while M has a final
+//   round and both output entries are full. Timing of one block (E0 as above, no stall):
+//   E0            : S <= block ^ first round key
+//   E0 + 2r - 1   : M <= (Inv)SubBytes((Inv)ShiftRows(S)) of round r (r = 1 .. Nr)
+//   E0 + 2r       : round r done into S (r = 1 .. Nr-1)
+//   E0 + 2Nr      : final round into the output buffer (m_axis_tvalid after it if the
+//                   buffer was empty): latency 2 Nr + 1
+//   s_axis_tready = (M empty, or M holds a final round and the output buffer has a free
+//                   entry) and (S empty, or the offered block's Nr >= the rounds still to
+//                   do of the block in S) and the slot rules above. The second condition
+//                   keeps blocks in order: a shorter block is held until it cannot finish
+//                   before the one ahead. A stream of one key size is taken at E0, E0+1,
+//                   E0+2Nr, E0+2Nr+1, ...: two blocks every 2 Nr clocks, Nr per block.
+//   key_ready     = as above, with "the block in the state register" = the blocks in S
+//                   and M (a block in the output buffer uses no key).
+//   zeroize       : S and M are cleared; their blocks come out with err = 1 and zero
+//                   data, except a block whose final round leaves M in cycle Z (it is
+//                   delivered normally, like ROUND_STAGES = 1); the output buffer keeps
+//                   its results.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -62,7 +92,8 @@ module aes_iter128 #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 1,
     parameter TAG_W     = 8,
-    parameter DIRECTION = 2
+    parameter DIRECTION = 2,
+    parameter ROUND_STAGES = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -89,6 +120,8 @@ module aes_iter128 #(
         `AESIP_CHECK(TAG_W >= 1, aes_iter128_TAG_W_below_1, "aes_iter128: TAG_W must be >= 1")
         `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_iter128_DIRECTION_not_0_1_2,
                      "aes_iter128: DIRECTION must be 0 or 1 or 2")
+        `AESIP_CHECK(ROUND_STAGES == 1 || ROUND_STAGES == 2, aes_iter128_ROUND_STAGES_not_1_or_2,
+                     "aes_iter128: ROUND_STAGES must be 1 or 2")
     endgenerate
 
     localparam NSLOT  = 1 << SLOT_W;
@@ -105,13 +138,12 @@ module aes_iter128 #(
     /* verilator lint_on UNUSEDSIGNAL */
     aes_keylen u_keylen (.key_bytes(key_bytes), .ok(kl_ok), .size(kl_size), .nr(kl_nr));
 
-    reg               busy;                  // state register holds a block
-    reg  [SLOT_W-1:0] cur_slot;
     reg               wipe;                  // round-key memory wipe after rst / zeroize
     reg  [AW-1:0]     wipe_addr;
     wire              kx_busy;
 
-    assign key_ready = !kx_busy && !wipe && !zeroize && !(busy && cur_slot == key_slot);
+    wire              blk_on_key_slot;       // a block in the round datapath uses key_slot
+    assign key_ready = !kx_busy && !wipe && !zeroize && !blk_on_key_slot;
     wire key_go = key_valid && key_ready;
 
     wire        kx_wv, kx_wlast;
@@ -182,121 +214,272 @@ module aes_iter128 #(
     wire              s_err  = !slot_ok[s_slot] || (s_dec ? !DEC_OK : !ENC_OK) || zeroize;
     assign rd_addr_ini = {s_slot, s_dec_c ? s_nr : 4'd0};
 
-    reg  [3:0]       rem;                    // rounds still to do for the block in the state
-    reg  [3:0]       kidx;                   // round-key index of the next round
-    reg              cur_dec;
-    reg              cur_err;
-    reg  [TAG_W-1:0] cur_tag;
-    reg              out_valid;
-    wire             last     = (rem == 4'd1);
-    wire             dec_c    = (DIRECTION == 2) ? cur_dec : DEC_OK;
-    wire             fin_go   = busy && last && (!out_valid || m_axis_tready);
-    wire             adv      = busy && (!last || fin_go);
-    assign s_axis_tready = (!busy || (last && !out_valid)) &&
-                           !(kx_busy && s_slot == kx_slot) &&
-                           !(key_valid && key_slot == s_slot);
-    wire             acc      = s_axis_tvalid && s_axis_tready;
-    assign rd_addr_rnd = {cur_slot, kidx};
-
-    always @(posedge clk) begin
-        if (rst) begin
-            busy     <= 1'b0;
-            rem      <= 4'd0;
-            kidx     <= 4'd0;
-            cur_slot <= {SLOT_W{1'b0}};
-            cur_dec  <= 1'b0;
-            cur_err  <= 1'b0;
-            cur_tag  <= {TAG_W{1'b0}};
-        end else if (acc) begin
-            busy     <= 1'b1;
-            rem      <= s_nr;
-            kidx     <= s_dec_c ? s_nr - 4'd1 : 4'd1;
-            cur_slot <= s_slot;
-            cur_dec  <= s_dec;
-            cur_err  <= s_err;
-            cur_tag  <= s_tag;
-        end else begin
-            if (adv) begin
-                if (last) busy <= 1'b0;
-                rem  <= rem - 4'd1;
-                kidx <= dec_c ? kidx - 4'd1 : kidx + 4'd1;
-            end
-            if (zeroize) cur_err <= 1'b1;
-        end
-    end
-
-    // ------------------------------------------------------------------ round datapath
-    reg  [127:0] st;
-    wire [127:0] sb;
-    wire [127:0] mc;
     genvar i;
     generate
+    if (ROUND_STAGES == 1) begin : g_rs1
+        // One round per clock (the core as it was before ROUND_STAGES; unchanged).
+        reg               busy;              // state register holds a block
+        reg  [SLOT_W-1:0] cur_slot;
+
+        reg  [3:0]       rem;                    // rounds still to do for the block in the state
+        reg  [3:0]       kidx;                   // round-key index of the next round
+        reg              cur_dec;
+        reg              cur_err;
+        reg  [TAG_W-1:0] cur_tag;
+        reg              out_valid;
+        wire             last     = (rem == 4'd1);
+        wire             dec_c    = (DIRECTION == 2) ? cur_dec : DEC_OK;
+        wire             fin_go   = busy && last && (!out_valid || m_axis_tready);
+        wire             adv      = busy && (!last || fin_go);
+        assign s_axis_tready = (!busy || (last && !out_valid)) &&
+                               !(kx_busy && s_slot == kx_slot) &&
+                               !(key_valid && key_slot == s_slot);
+        wire             acc      = s_axis_tvalid && s_axis_tready;
+        assign rd_addr_rnd = {cur_slot, kidx};
+        assign blk_on_key_slot = busy && cur_slot == key_slot;
+
+        always @(posedge clk) begin
+            if (rst) begin
+                busy     <= 1'b0;
+                rem      <= 4'd0;
+                kidx     <= 4'd0;
+                cur_slot <= {SLOT_W{1'b0}};
+                cur_dec  <= 1'b0;
+                cur_err  <= 1'b0;
+                cur_tag  <= {TAG_W{1'b0}};
+            end else if (acc) begin
+                busy     <= 1'b1;
+                rem      <= s_nr;
+                kidx     <= s_dec_c ? s_nr - 4'd1 : 4'd1;
+                cur_slot <= s_slot;
+                cur_dec  <= s_dec;
+                cur_err  <= s_err;
+                cur_tag  <= s_tag;
+            end else begin
+                if (adv) begin
+                    if (last) busy <= 1'b0;
+                    rem  <= rem - 4'd1;
+                    kidx <= dec_c ? kidx - 4'd1 : kidx + 4'd1;
+                end
+                if (zeroize) cur_err <= 1'b1;
+            end
+        end
+
+            // round datapath
+        reg  [127:0] st;
+        wire [127:0] sb;
+        wire [127:0] mc;
+            for (i = 0; i < 16; i = i + 1) begin : g_sbox
+                // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
+                wire [7:0] s_fwd = st[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
+                wire [7:0] s_inv = st[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
+                // keep_hierarchy: flattened, Yosys folds the state register into each S-box
+                // table's read port and merges the neighbouring logic into the tables
+                // (xc7: 7 790 LUTs / 706 FFs flattened, 2 932 / 578 with the hierarchy kept)
+                (* keep_hierarchy *)
+                aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
+                    .in(dec_c ? s_inv : s_fwd), .inv(dec_c), .out(sb[8*i +: 8]));
+            end
+        wire [127:0] sbk  = sb ^ rk_rnd;
+        wire [127:0] mcin = dec_c ? sbk : sb;    // InvMixColumns follows AddRoundKey
+            for (i = 0; i < 4; i = i + 1) begin : g_mix
+                aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(dec_c), .out(mc[32*i +: 32]));
+            end
+        wire [127:0] rnd_out = last ? sbk : (dec_c ? mc : mc ^ rk_rnd);
+
+        // the state register is cleared when its block leaves it (no round state of the
+        // last block stays behind after a packet)
+        always @(posedge clk) begin
+            if (rst || zeroize)    st <= 128'd0;
+            else if (acc)          st <= s_axis_tdata ^ rk_ini;
+            else if (adv && !last) st <= rnd_out;
+            else if (fin_go)       st <= 128'd0;
+        end
+
+            // output register
+        reg  [127:0]     out_data;
+        reg  [TAG_W-1:0] out_tag;
+        reg              out_err;
+        always @(posedge clk) begin
+            if (rst) begin
+                out_valid <= 1'b0;
+                out_data  <= 128'd0;
+                out_tag   <= {TAG_W{1'b0}};
+                out_err   <= 1'b0;
+            end else if (fin_go) begin
+                out_valid <= 1'b1;
+                out_data  <= cur_err ? 128'd0 : rnd_out;
+                out_tag   <= cur_tag;
+                out_err   <= cur_err;
+            end else if (m_axis_tready) begin
+                out_valid <= 1'b0;
+                out_data  <= 128'd0;             // a taken result leaves no copy behind
+            end
+        end
+        assign m_axis_tvalid = out_valid;
+        assign m_axis_tdata  = out_data;
+        assign m_axis_tuser  = {out_tag, out_err};
+    end else begin : g_rs2
+        // Two-stage round (docs/iter128.md, "ROUND_STAGES = 2"). A ring of two 128-bit
+        // registers: S (round input) -> stage 1 ((Inv)ShiftRows, 16 S-boxes) -> M ->
+        // stage 2 (MixColumns + AddRoundKey, or AddRoundKey + InvMixColumns, or the
+        // final AddRoundKey) -> back to S, or to the output buffer after the final round.
+        // Each register carries its block's control; two blocks are in flight, one in
+        // each register, and swap every clock. Everything moves at every edge except
+        // when the block in M is in its final round and both output entries are full
+        // (stall: the whole ring holds).
+        reg               s_v,    m_v;       // register holds a block
+        reg  [3:0]        s_rem,  m_rem;     // rounds still to do, the current one included
+        reg  [3:0]        s_kidx, m_kidx;    // round-key index of the current round
+        reg  [SLOT_W-1:0] s_slt,  m_slt;
+        reg               s_dc,   m_dc;      // decrypt
+        reg               s_er,   m_er;
+        reg  [TAG_W-1:0]  s_tg,   m_tg;
+        reg  [127:0]      st_s,   st_m;
+        // output buffer: two entries, o0 drives m_axis
+        reg               o0_v,   o1_v;
+        reg  [127:0]      o0_d,   o1_d;
+        reg  [TAG_W-1:0]  o0_t,   o1_t;
+        reg               o0_e,   o1_e;
+
+        wire m_last = (m_rem == 4'd1);
+        wire o_full = o0_v && o1_v;
+        wire stall  = m_v && m_last && o_full;
+        wire fin_go = m_v && m_last && !o_full;          // final round leaves M
+        wire back   = m_v && !m_last;                    // M's block goes round again
+        wire sdc_c  = (DIRECTION == 2) ? s_dc : DEC_OK;
+        wire mdc_c  = (DIRECTION == 2) ? m_dc : DEC_OK;
+        // S is free at the edge when M is empty or M's final round leaves; a block
+        // already in S must finish first: the new block's Nr >= S's remaining rounds
+        assign s_axis_tready = (!m_v || (m_last && !o_full)) &&
+                               (!s_v || s_nr >= s_rem) &&
+                               !(kx_busy && s_slot == kx_slot) &&
+                               !(key_valid && key_slot == s_slot);
+        wire acc = s_axis_tvalid && s_axis_tready;
+        assign rd_addr_rnd     = {m_slt, m_kidx};
+        assign blk_on_key_slot = (s_v && s_slt == key_slot) || (m_v && m_slt == key_slot);
+
+        always @(posedge clk) begin
+            if (rst) begin
+                s_v <= 1'b0; s_rem <= 4'd0; s_kidx <= 4'd0; s_slt <= {SLOT_W{1'b0}};
+                s_dc <= 1'b0; s_er <= 1'b0; s_tg <= {TAG_W{1'b0}};
+                m_v <= 1'b0; m_rem <= 4'd0; m_kidx <= 4'd0; m_slt <= {SLOT_W{1'b0}};
+                m_dc <= 1'b0; m_er <= 1'b0; m_tg <= {TAG_W{1'b0}};
+            end else if (stall) begin
+                if (zeroize) begin
+                    s_er <= 1'b1;
+                    m_er <= 1'b1;
+                end
+            end else begin
+                // S -> M
+                m_v    <= s_v;
+                m_rem  <= s_rem;
+                m_kidx <= s_kidx;
+                m_slt  <= s_slt;
+                m_dc   <= s_dc;
+                m_er   <= s_er || zeroize;
+                m_tg   <= s_tg;
+                // input or M -> S
+                if (acc) begin
+                    s_v    <= 1'b1;
+                    s_rem  <= s_nr;
+                    s_kidx <= s_dec_c ? s_nr - 4'd1 : 4'd1;
+                    s_slt  <= s_slot;
+                    s_dc   <= s_dec;
+                    s_er   <= s_err;
+                    s_tg   <= s_tag;
+                end else if (back) begin
+                    s_v    <= 1'b1;
+                    s_rem  <= m_rem - 4'd1;
+                    s_kidx <= mdc_c ? m_kidx - 4'd1 : m_kidx + 4'd1;
+                    s_slt  <= m_slt;
+                    s_dc   <= m_dc;
+                    s_er   <= m_er || zeroize;
+                    s_tg   <= m_tg;
+                end else begin
+                    s_v    <= 1'b0;
+                end
+            end
+        end
+
+        // stage 1: (Inv)ShiftRows, (Inv)SubBytes of S
+        wire [127:0] sb;
         for (i = 0; i < 16; i = i + 1) begin : g_sbox
-            // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
-            wire [7:0] s_fwd = st[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
-            wire [7:0] s_inv = st[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
-            // keep_hierarchy: flattened, Yosys folds the state register into each S-box
-            // table's read port and merges the neighbouring logic into the tables
-            // (xc7: 7 790 LUTs / 706 FFs flattened, 2 932 / 578 with the hierarchy kept)
+            wire [7:0] s_fwd = st_s[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
+            wire [7:0] s_inv = st_s[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
             (* keep_hierarchy *)
             aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
-                .in(dec_c ? s_inv : s_fwd), .inv(dec_c), .out(sb[8*i +: 8]));
+                .in(sdc_c ? s_inv : s_fwd), .inv(sdc_c), .out(sb[8*i +: 8]));
         end
-    endgenerate
-    wire [127:0] sbk  = sb ^ rk_rnd;
-    wire [127:0] mcin = dec_c ? sbk : sb;    // InvMixColumns follows AddRoundKey
-    generate
+        // stage 2: round key and (Inv)MixColumns of M
+        wire [127:0] mc;
+        wire [127:0] sbk  = st_m ^ rk_rnd;
+        wire [127:0] mcin = mdc_c ? sbk : st_m;   // InvMixColumns follows AddRoundKey
         for (i = 0; i < 4; i = i + 1) begin : g_mix
-            aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(dec_c), .out(mc[32*i +: 32]));
+            aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(mdc_c), .out(mc[32*i +: 32]));
         end
+        wire [127:0] rnd_out = m_last ? sbk : (mdc_c ? mc : mc ^ rk_rnd);
+
+        // data registers: zero when empty (no round state stays behind a block)
+        always @(posedge clk) begin
+            if (rst || zeroize) begin
+                st_s <= 128'd0;
+                st_m <= 128'd0;
+            end else if (!stall) begin
+                st_m <= s_v ? sb : 128'd0;
+                st_s <= acc ? s_axis_tdata ^ rk_ini : back ? rnd_out : 128'd0;
+            end
+        end
+
+        // output buffer (two entries; a taken result leaves no copy behind)
+        wire         pop   = o0_v && m_axis_tready;
+        wire [127:0] fin_d = m_er ? 128'd0 : rnd_out;
+        always @(posedge clk) begin
+            if (rst) begin
+                o0_v <= 1'b0; o0_d <= 128'd0; o0_t <= {TAG_W{1'b0}}; o0_e <= 1'b0;
+                o1_v <= 1'b0; o1_d <= 128'd0; o1_t <= {TAG_W{1'b0}}; o1_e <= 1'b0;
+            end else if (!o0_v || pop) begin
+                if (o1_v) begin
+                    o0_v <= 1'b1; o0_d <= o1_d; o0_t <= o1_t; o0_e <= o1_e;
+                    o1_v <= fin_go;
+                    o1_d <= fin_go ? fin_d : 128'd0;
+                    if (fin_go) begin
+                        o1_t <= m_tg;
+                        o1_e <= m_er;
+                    end
+                end else begin
+                    o0_v <= fin_go;
+                    o0_d <= fin_go ? fin_d : 128'd0;
+                    if (fin_go) begin
+                        o0_t <= m_tg;
+                        o0_e <= m_er;
+                    end
+                end
+            end else if (fin_go) begin
+                o1_v <= 1'b1; o1_d <= fin_d; o1_t <= m_tg; o1_e <= m_er;
+            end
+        end
+        assign m_axis_tvalid = o0_v;
+        assign m_axis_tdata  = o0_d;
+        assign m_axis_tuser  = {o0_t, o0_e};
+    end
     endgenerate
-    wire [127:0] rnd_out = last ? sbk : (dec_c ? mc : mc ^ rk_rnd);
-
-    // the state register is cleared when its block leaves it (no round state of the
-    // last block stays behind after a packet)
-    always @(posedge clk) begin
-        if (rst || zeroize)    st <= 128'd0;
-        else if (acc)          st <= s_axis_tdata ^ rk_ini;
-        else if (adv && !last) st <= rnd_out;
-        else if (fin_go)       st <= 128'd0;
-    end
-
-    // ------------------------------------------------------------------ output register
-    reg  [127:0]     out_data;
-    reg  [TAG_W-1:0] out_tag;
-    reg              out_err;
-    always @(posedge clk) begin
-        if (rst) begin
-            out_valid <= 1'b0;
-            out_data  <= 128'd0;
-            out_tag   <= {TAG_W{1'b0}};
-            out_err   <= 1'b0;
-        end else if (fin_go) begin
-            out_valid <= 1'b1;
-            out_data  <= cur_err ? 128'd0 : rnd_out;
-            out_tag   <= cur_tag;
-            out_err   <= cur_err;
-        end else if (m_axis_tready) begin
-            out_valid <= 1'b0;
-            out_data  <= 128'd0;             // a taken result leaves no copy behind
-        end
-    end
-    assign m_axis_tvalid = out_valid;
-    assign m_axis_tdata  = out_data;
-    assign m_axis_tuser  = {out_tag, out_err};
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Common block-core interface properties (formal/aes_core_props.v): stream rules,
     // one output per accepted block in order with its tag, err => zero data, bounded
     // response. Proven by formal/aes_iter128.sby (docs/formal.md). `define F_AES_ITER128 when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
-    // CAP 2: state and output register; LAT: Nr + 1 (at most 15).
+    // ROUND_STAGES = 1: CAP 2: state and output register; LAT: Nr + 1 (at most 15).
+    // ROUND_STAGES = 2: CAP 4: S, M and two output entries; LAT: 2 Nr + 1 (at most 29)
+    // plus one clock of margin.
 `ifdef F_AES_ITER128
     localparam F_TOP = 1;
 `else
     localparam F_TOP = 0;
 `endif
-    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(2), .LAT(15), .ASSUME_IN(F_TOP)) f_core (
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(ROUND_STAGES == 1 ? 2 : 4),
+                     .LAT(ROUND_STAGES == 1 ? 15 : 30), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
