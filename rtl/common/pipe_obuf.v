@@ -25,11 +25,9 @@
 //   * The err flag of a FIFO entry is stored with its tag in the RAM; kill marks the
 //     entries present at its edge by a count of the oldest entries (kill_left), so no
 //     per-entry flag needs a read multiplexer of flip-flops.
-//   * S and R read zero while empty and after kill; S also while it holds an err block,
-//     R from the cycle after it loads one (its err flag zeroes the data on the way to the
-//     output stage). K's data register loads every handed-over block while K is empty
-//     (so for one clock it may hold a copy of the block O took) and is cleared by kill;
-//     its enable is K's valid bit alone, never m_axis_tready.
+//   * S, R and K read zero while empty and after kill; S and K also while they hold an err
+//     block, R from the cycle after it loads one (its err flag zeroes the data on the way
+//     to the output stage).
 //
 // Parameters
 //   DW    : block width in bits (>= 1, default 128)
@@ -246,15 +244,12 @@ module pipe_obuf #(
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
     wire [DW-1:0]     h_data = s_valid ? s_data : (r_valid ? (r_err ? {DW{1'b0}} : r_data) : in_data);
 
-    // K: its valid bit takes the handed-over block while O is held. Its data register
-    // loads every handed-over block while K is empty (zero when none is handed over),
-    // whether O takes the block or not, so neither its enable nor its clear depends on
-    // m_axis_tready (that path, m_axis_tready -> 128 clock enables, limited aes_pipe at
-    // 124.7 MHz on ECP5). While K is empty it therefore holds at most a copy of the block
-    // O took at the same edge, for one clock; kill clears it (err set, as S and R).
+    // K: takes the handed-over block while O is held; zero while empty, and marked err
+    // (data zero) by kill like S and R
     always @(posedge clk) begin
-        if (rst || kill)   k_data <= {DW{1'b0}};
-        else if (!k_valid) k_data <= h_valid ? h_data : {DW{1'b0}};
+        if (rst || kill || (k_valid && out_free) || (!k_valid && !(h_valid && !out_free)))
+            k_data <= {DW{1'b0}};
+        else if (!k_valid) k_data <= h_data;
     end
     always @(posedge clk) begin
         if (kill) k_err <= 1'b1;
