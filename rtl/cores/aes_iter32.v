@@ -102,6 +102,7 @@ module aes_iter32 #(
     reg              expanding;      // a key is being expanded
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
     reg  [5:0]       words_left;     // 4*Nr+3 - j
+    reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap select)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -121,13 +122,14 @@ module aes_iter32 #(
     reg  [223:0]     window;         // schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
     reg  [31:0]      computed_word;  // computed (or, while expanding, loaded) word u[j]
     reg              use_stored;     // u[j] is a stored word: take it from store_word
-    // state delay lines: byte i of row r holds the column produced (6 - p) cycles ago,
-    // p = position; row 0 keeps positions 3..6, row r > 0 keeps positions r-1..6
+    // state delay lines: position p of a row holds the byte of the column produced
+    // (6 - p) clocks ago; row 0 keeps positions 4..6, row 1 1..6, row 2 2..6, row 3 3..6
+    // (the lowest kept position at bits [7:0]); the tap register sbox_in holds the rest
     reg  [127:0]     in_block;       // input block (read only during the initial AddRoundKey)
-    reg  [31:0]      row0;
-    reg  [55:0]      row1;
-    reg  [47:0]      row2;
-    reg  [39:0]      row3;
+    reg  [23:0]      row0;
+    reg  [47:0]      row1;
+    reg  [39:0]      row2;
+    reg  [31:0]      row3;
     // output
     reg  [127:0]     out_data;       // output register, one 32-bit word per column
     reg  [TAG_W-1:0] out_tag;
@@ -202,20 +204,29 @@ module aes_iter32 #(
     end
 
     // ------------------------------------------------------------------ datapath
-    // (Inv)ShiftRows by tap selection: row r reads position 3+r while k+r < 4, else r-1
-    wire [31:0] shifted = {(col_step == 2'd0) ? row3[39:32] : row3[7:0],
-                           (col_step[1] == 1'b0) ? row2[39:32] : row2[7:0],
-                           (col_step != 2'd3) ? row1[39:32] : row1[7:0],
-                           row0[7:0]};
+    // (Inv)ShiftRows by tap selection: in clock k of a round, row r reads position 3+r
+    // while k+r < 4, else r-1. The taps are registered: sbox_in is the tap selection of
+    // the next clock, taken from the delay lines as they will be after this clock's
+    // shift (position p then holds what position p+1 holds now, position 6 the new
+    // column), so the S-box inputs come straight from flip-flops
+    reg  [31:0] sbox_in;                                 // (Inv)ShiftRows output of this clock
+    wire [31:0] col_out;
+    wire [31:0] sbox_in_next = {last_col ? col_out[31:24] : row3[7:0],           // next k == 0
+                                (col_step == 2'd3 || col_step == 2'd0) ? row2[39:32] : row2[7:0],
+                                (col_step != 2'd2) ? row1[39:32] : row1[7:0],    // next k != 3
+                                row0[7:0]};
     wire [31:0] substituted;                             // (Inv)SubBytes
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(shifted), .inv(decrypt), .out(substituted));
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(sbox_in), .inv(decrypt), .out(substituted));
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
-    wire [31:0] mix_in    = initial_round ? in_column : (decrypt ? (substituted ^ key_word) : substituted);
+    wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
     wire [31:0] mixed;
     aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
-    wire [31:0] round_col = (initial_round || final_round) ? mix_in : mixed;
-    wire [31:0] col_out   = (decrypt && !initial_round) ? round_col : (round_col ^ key_word);
+    // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
+    // InvMixColumns)
+    assign col_out = initial_round ? (in_column ^ key_word) :
+                     final_round   ? (substituted ^ key_word) :
+                     decrypt       ? mixed : (mixed ^ key_word);
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -237,6 +248,9 @@ module aes_iter32 #(
 
         if (rst || key_go || block_go) word_index <= 6'd0;
         else if (step)        word_index <= word_index + 6'd1;
+
+        if (rst || key_go || block_go) last_col <= 1'b0;
+        else if (step)        last_col <= (word_index[1:0] == 2'd2);
 
         if (rst)              words_left <= 6'd0;
         else if (key_go)      words_left <= last_word(load_size);
@@ -317,12 +331,14 @@ module aes_iter32 #(
         else if (block_done)  in_block <= 128'd0;   // the input block is not kept after its block
 
         if (rst || zeroize || block_done) begin
-            row0 <= 32'd0; row1 <= 56'd0; row2 <= 48'd0; row3 <= 40'd0;
+            row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
+            sbox_in <= 32'd0;
         end else if (block_busy && compute) begin
-            row0 <= {col_out[7:0],   row0[31:8]};
-            row1 <= {col_out[15:8],  row1[55:8]};
-            row2 <= {col_out[23:16], row2[47:8]};
-            row3 <= {col_out[31:24], row3[39:8]};
+            sbox_in <= sbox_in_next;
+            row0 <= {col_out[7:0],   row0[23:8]};
+            row1 <= {col_out[15:8],  row1[47:8]};
+            row2 <= {col_out[23:16], row2[39:8]};
+            row3 <= {col_out[31:24], row3[31:8]};
         end
     end
 
