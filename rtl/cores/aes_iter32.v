@@ -102,7 +102,7 @@ module aes_iter32 #(
     reg              expanding;      // a key is being expanded
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
     reg  [5:0]       words_left;     // 4*Nr+3 - j
-    reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap select)
+    reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap selects)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -124,7 +124,7 @@ module aes_iter32 #(
     reg              use_stored;     // u[j] is a stored word: take it from store_word
     // state delay lines: position p of a row holds the byte of the column produced
     // (6 - p) clocks ago; row 0 keeps positions 4..6, row 1 1..6, row 2 2..6, row 3 3..6
-    // (the lowest kept position at bits [7:0]); the tap register sbox_in holds the rest
+    // (the lowest kept position at bits [7:0])
     reg  [127:0]     in_block;       // input block (read only during the initial AddRoundKey)
     reg  [23:0]      row0;
     reg  [47:0]      row1;
@@ -205,28 +205,41 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ datapath
     // (Inv)ShiftRows by tap selection: in clock k of a round, row r reads position 3+r
-    // while k+r < 4, else r-1. The taps are registered: sbox_in is the tap selection of
-    // the next clock, taken from the delay lines as they will be after this clock's
-    // shift (position p then holds what position p+1 holds now, position 6 the new
-    // column), so the S-box inputs come straight from flip-flops
-    reg  [31:0] sbox_in;                                 // (Inv)ShiftRows output of this clock
-    wire [31:0] col_out;
-    wire [31:0] sbox_in_next = {last_col ? col_out[31:24] : row3[7:0],           // next k == 0
-                                (col_step == 2'd3 || col_step == 2'd0) ? row2[39:32] : row2[7:0],
-                                (col_step != 2'd2) ? row1[39:32] : row1[7:0],    // next k != 3
-                                row0[7:0]};
-    wire [31:0] substituted;                             // (Inv)SubBytes
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(sbox_in), .inv(decrypt), .out(substituted));
+    // while k+r < 4, else r-1. Two stages: the S-boxes of a column's bytes are computed
+    // one clock ahead from the delay lines as they are then (sub_word), and the clock of
+    // the column adds (Inv)MixColumns and the round key. The one byte that does not exist
+    // one clock ahead is row 3 of column 0 (k = 0), the byte of the previous round's last
+    // column, produced in the clock before: it is at position 6 (row3[31:24]) and has its
+    // own S-box (late_sub) whose (Inv)MixColumns term is added at the end (MixColumns is
+    // linear).
+    reg  [31:0] sub_word;                                // (Inv)SubBytes of this clock's column
+    wire        first_col = (col_step == 2'd0);          // k == 0: row 3 comes from late_sub
+    // taps for the next clock (k+1), read from the delay lines before this clock's shift:
+    // position p then is position p-1 after it
+    wire [31:0] taps_next = {row3[7:0],                                        // k+1 != 0
+                             (last_col || first_col) ? row2[39:32] : row2[7:0], // k+1 < 2
+                             (col_step != 2'd2) ? row1[39:32] : row1[7:0],      // k+1 != 3
+                             row0[7:0]};
+    wire [31:0] sub_next;
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
+    wire [7:0]  late_sub;                                // row 3 of column 0
+    // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
+    // to the table's output (memory_dff + memory_map) and put the table on the loop path
+    (* keep_hierarchy *)
+    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(2)) u_late (.in(row3[31:24]), .inv(decrypt), .out(late_sub));
+    wire [31:0] late_word = {first_col ? late_sub : 8'd0, 24'd0};
+    wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
     wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
-    wire [31:0] mixed;
+    wire [31:0] mixed, late_mixed;
     aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
+    aes_mixcolumn #(.DIR(2)) u_mc_late (.in(late_word), .inv(decrypt), .out(late_mixed));
     // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
     // InvMixColumns)
-    assign col_out = initial_round ? (in_column ^ key_word) :
-                     final_round   ? (substituted ^ key_word) :
-                     decrypt       ? mixed : (mixed ^ key_word);
+    wire [31:0] col_out = initial_round ? (in_column ^ key_word) :
+                          final_round   ? (substituted ^ late_word ^ key_word) :
+                          decrypt       ? (mixed ^ late_mixed) : (mixed ^ late_mixed ^ key_word);
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -332,9 +345,9 @@ module aes_iter32 #(
 
         if (rst || zeroize || block_done) begin
             row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
-            sbox_in <= 32'd0;
+            sub_word <= 32'd0;
         end else if (block_busy && compute) begin
-            sbox_in <= sbox_in_next;
+            sub_word <= sub_next;
             row0 <= {col_out[7:0],   row0[23:8]};
             row1 <= {col_out[15:8],  row1[47:8]};
             row2 <= {col_out[23:16], row2[39:8]};
