@@ -103,6 +103,14 @@ module aes_iter32 #(
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
     reg  [5:0]       words_left;     // 4*Nr+3 - j
     reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap selects)
+    reg              initial_round;  // j[5:2] == 0: initial AddRoundKey (decode kept as a register)
+    reg              final_round;    // (4*Nr+3-j)[5:2] == 0: last round (same)
+    reg              late_en;        // k == 0 of a round (not the initial one): late byte used
+    reg              at_last_word;   // words_left == 0 (decode kept as a register)
+    reg              at_last_round;  // words_left == LAST_ROUND_WORDS (same)
+    reg              next_stored;    // j < Nk-1: u[j+1] is a stored/key word (same)
+    reg              store_first;    // j <= Nk-1: expansion: u[j] is w[0..Nk-1] (same)
+    reg              store_last;     // 4*Nr+3-j <= Nk-1: expansion: a final word (same)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -120,6 +128,8 @@ module aes_iter32 #(
     // key schedule
     reg  [223:0]     load_words;     // key words 1..7 during expansion
     reg  [223:0]     window;         // schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
+    reg  [31:0]      window_old;     // W[9-Nk] (a copy of the window tap)
+    reg  [31:0]      window_back;    // W[10-Nk] (same)
     reg  [31:0]      computed_word;  // computed (or, while expanding, loaded) word u[j]
     reg              use_stored;     // u[j] is a stored word: take it from store_word
     // state delay lines: position p of a row holds the byte of the column produced
@@ -137,14 +147,14 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ control
     wire [1:0]  col_step      = word_index[1:0];
-    wire        initial_round = (word_index[5:2] == 4'd0);   // initial AddRoundKey
-    wire        final_round   = (words_left[5:2] == 4'd0);   // last round
-    wire        stall   = block_busy && (words_left == LAST_ROUND_WORDS) && m_axis_tvalid && !m_axis_tready;
+    wire [5:0]  word_index_inc = word_index + 6'd1;
+    wire [5:0]  words_left_dec = words_left - 6'd1;
+    wire        stall   = block_busy && at_last_round && m_axis_tvalid && !m_axis_tready;
     wire        advance = !stall;
-    wire        block_done = block_busy && (words_left == 6'd0);   // last clock of a block
+    wire        block_done = block_busy && at_last_word;   // last clock of a block
     wire        step    = (block_busy || expanding) && advance;
     wire        compute = step && !err;                 // err blocks leave state and schedule alone
-    wire        step_last = step && (words_left == 6'd0);
+    wire        step_last = step && at_last_word;
     wire        expand_done = expanding && step_last;
     wire        can_start = !rst && !expanding && (!block_busy || block_done);
     assign key_ready     = can_start && !scrubbing && !zeroize;
@@ -166,12 +176,15 @@ module aes_iter32 #(
     aes_keylen u_klen (.key_bytes(key_bytes), .ok(load_ok), .size(load_size), .nr(load_nr));
 
     // ------------------------------------------------------------------ key schedule
+    // no round-key words are left after a block or an expansion
+    wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
     wire [2:0]  nk_minus1   = (key_size == 2'd0) ? 3'd3 : (key_size == 2'd1) ? 3'd5 : 3'd7;
     wire [31:0] key_word    = use_stored ? store_word : computed_word;        // W[8] = u[j]
-    wire [31:0] window_old  = (key_size == 2'd0) ? window[159:128] :          // W[9-Nk]
-                              (key_size == 2'd1) ? window[95:64] : window[31:0];
-    wire [31:0] window_back = (key_size == 2'd0) ? window[191:160] :          // W[10-Nk]
-                              (key_size == 2'd1) ? window[127:96] : window[63:32];
+    // the two window taps W[9-Nk] (window_old) and W[10-Nk] (window_back) are registers,
+    // loaded with the taps of the next window for the next key size
+    wire [1:0]   key_size_next = rst ? 2'd0 : key_go ? load_size : block_go ? in_key_size : key_size;
+    wire [191:0] window_next   = clear_schedule ? 192'd0 :                // W1..W6 of the next window
+                                 (!key_go && compute) ? window[223:32] : window[191:0];
     wire [31:0] t_in   = decrypt ? window_back : key_word;
     wire [1:0]  t_mode = (word_pos == 3'd0) ? 2'd1 : ((key_size == 2'd2) && (word_pos == 3'd4)) ? 2'd2 : 2'd0;
     // T of the key schedule, as aes_ks_t: SubWord(RotWord(w)) ^ Rcon, SubWord(w) or w;
@@ -181,7 +194,6 @@ module aes_iter32 #(
     wire [31:0] t_out  = (t_mode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
                          (t_mode == 2'd2) ? t_sub : t_in;
     wire [31:0] schedule_word = window_old ^ t_out;
-    wire        next_stored   = (word_index < {3'd0, nk_minus1});   // u[j+1] is a stored/key word
     wire [2:0]  next_index    = word_index[2:0] + 3'd1;
     wire [255:0] load_words_ext = {load_words, 32'd0};
     wire [31:0] load_word = load_words_ext[32*next_index +: 32];   // expansion: key word j+1 (1..7)
@@ -192,8 +204,6 @@ module aes_iter32 #(
     // 7-series/ECP5, block RAM on iCE40); the read register store_word has no reset so
     // that it can be the RAM's own output register: it is never selected for an err
     // block or while scrubbing, and the last scrub step leaves it at zero
-    wire          store_first = (word_index <= {3'd0, nk_minus1});  // expansion: u[j] is w[0..Nk-1]
-    wire          store_last  = (words_left <= {3'd0, nk_minus1});  // expansion: a final word
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
                                 expanding ? {slot, !store_first, store_first ? word_index[2:0] : words_left[2:0]} :
                                 block_go  ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
@@ -227,25 +237,25 @@ module aes_iter32 #(
     // to the table's output (memory_dff + memory_map) and put the table on the loop path
     (* keep_hierarchy *)
     aes_sbox #(.IMPL(SBOX_IMPL), .DIR(2)) u_late (.in(row3[31:24]), .inv(decrypt), .out(late_sub));
-    wire [31:0] late_word = {first_col ? late_sub : 8'd0, 24'd0};
     wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
     wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
     wire [31:0] mixed, late_mixed;
     aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
-    aes_mixcolumn #(.DIR(2)) u_mc_late (.in(late_word), .inv(decrypt), .out(late_mixed));
+    aes_mixcolumn #(.DIR(2)) u_mc_late (.in({late_sub, 24'd0}), .inv(decrypt), .out(late_mixed));
     // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
-    // InvMixColumns)
-    wire [31:0] col_out = initial_round ? (in_column ^ key_word) :
-                          final_round   ? (substituted ^ late_word ^ key_word) :
-                          decrypt       ? (mixed ^ late_mixed) : (mixed ^ late_mixed ^ key_word);
+    // InvMixColumns), then the late byte's term
+    wire [31:0] base_out  = initial_round ? (in_column ^ key_word) :
+                            final_round   ? (substituted ^ key_word) :
+                            decrypt       ? mixed : (mixed ^ key_word);
+    wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
+    wire [31:0] col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
     wire        out_clear   = zeroize && !m_axis_tvalid;   // never clear a finished, pending result
     wire        out_take    = m_axis_tvalid && m_axis_tready;   // the result leaves: clear its copy
-    wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
 
     // ------------------------------------------------------------------ sequencer
     // one if/else chain per register; key_go and block_go never coincide, key_go never
@@ -260,15 +270,46 @@ module aes_iter32 #(
         else if (zeroize || step_last) expanding <= 1'b0;
 
         if (rst || key_go || block_go) word_index <= 6'd0;
-        else if (step)        word_index <= word_index + 6'd1;
+        else if (step)        word_index <= word_index_inc;
 
         if (rst || key_go || block_go) last_col <= 1'b0;
         else if (step)        last_col <= (word_index[1:0] == 2'd2);
 
+        if (rst || key_go || block_go) initial_round <= 1'b1;
+        else if (step)        initial_round <= (word_index_inc[5:2] == 4'd0);
+
+        if (rst)              final_round <= 1'b1;                       // words_left = 0
+        else if (key_go)      final_round <= 1'b0;                       // 43 / 51 / 59
+        else if (block_go)    final_round <= 1'b0;
+        else if (step)        final_round <= (words_left_dec[5:2] == 4'd0);
+
+        if (rst)              at_last_word <= 1'b1;
+        else if (key_go || block_go) at_last_word <= 1'b0;
+        else if (step)        at_last_word <= (words_left == 6'd1);
+
+        if (rst || key_go || block_go) at_last_round <= 1'b0;
+        else if (step)        at_last_round <= (words_left == LAST_ROUND_WORDS + 6'd1);
+
+        // compares with Nk-1 (key_size is constant between transfers; Nk-1 >= 3)
+        if (rst || key_go || block_go) begin
+            next_stored <= 1'b1;
+            store_first <= 1'b1;
+        end else if (step) begin
+            next_stored <= (word_index_inc < {3'd0, nk_minus1});
+            store_first <= next_stored;
+        end
+
+        if (rst)              store_last <= 1'b1;                        // words_left = 0
+        else if (key_go || block_go) store_last <= 1'b0;
+        else if (step)        store_last <= (words_left_dec <= {3'd0, nk_minus1});
+
+        if (rst || key_go || block_go) late_en <= 1'b0;
+        else if (step)        late_en <= last_col;                       // next j = 4r, r >= 1
+
         if (rst)              words_left <= 6'd0;
         else if (key_go)      words_left <= last_word(load_size);
         else if (block_go)    words_left <= last_word(in_key_size);
-        else if (step)        words_left <= words_left - 6'd1;
+        else if (step)        words_left <= words_left_dec;
 
         if (rst)              key_size <= 2'd0;
         else if (key_go)      key_size <= load_size;
@@ -326,6 +367,10 @@ module aes_iter32 #(
         // no round-key words are left after a block or an expansion
         if (clear_schedule)   window <= 224'd0;
         else if (!key_go && compute) window <= {key_word, window[223:32]};
+        window_old  <= (key_size_next == 2'd0) ? window_next[159:128] :
+                       (key_size_next == 2'd1) ? window_next[95:64] : window_next[31:0];
+        window_back <= (key_size_next == 2'd0) ? window_next[191:160] :
+                       (key_size_next == 2'd1) ? window_next[127:96] : window_next[63:32];
 
         if (clear_schedule)   computed_word <= 32'd0;
         else if (key_go)      computed_word <= key_data[31:0];
