@@ -126,7 +126,7 @@ module aes_iter32 #(
     reg  [31:0]      key_store [0:(16 << SLOT_W) - 1];   // LUT RAM
     reg  [31:0]      store_word;     // key-store read register (synchronous read)
     // key schedule
-    reg  [223:0]     load_words;     // key words 1..7 during expansion
+    reg  [223:0]     load_words;     // key words j+1..7 during expansion (shifts down one word per clock)
     reg  [223:0]     window;         // schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
     reg  [31:0]      window_old;     // W[9-Nk] (a copy of the window tap)
     reg  [31:0]      window_back;    // W[10-Nk] (same)
@@ -191,22 +191,31 @@ module aes_iter32 #(
     // here RotWord is applied after SubWord (they commute), which saves the input mux
     wire [31:0] t_sub;
     aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
-    wire [31:0] t_out  = (t_mode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
-                         (t_mode == 2'd2) ? t_sub : t_in;
-    wire [31:0] schedule_word = window_old ^ t_out;
+    // next word: W[9-Nk] ^ T; the terms that do not depend on the S-boxes are formed
+    // first (kept as nets), so that only two LUT levels follow the S-boxes
+    wire        t_rot      = (t_mode == 2'd1);
+    (* keep *) wire [31:0] old_rcon = window_old ^ {24'd0, t_rot ? rcon : 8'd0};
+    wire [31:0] sched_sbox = old_rcon ^ (t_rot ? {t_sub[7:0], t_sub[31:8]} : t_sub);
+    (* keep *) wire sel_sbox = !key_go && !next_stored && (t_mode != 2'd0);
+    // key load: key word 0; stored/key words; T = identity
+    (* keep *) wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
+    wire [31:0] computed_next = sel_sbox ? sched_sbox : cw_other;
     wire [2:0]  next_index    = word_index[2:0] + 3'd1;
-    wire [255:0] load_words_ext = {load_words, 32'd0};
-    wire [31:0] load_word = load_words_ext[32*next_index +: 32];   // expansion: key word j+1 (1..7)
+    wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
     // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
     wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
 
     // key store: one address for the write and the synchronous read (LUT RAM on
     // 7-series/ECP5, block RAM on iCE40); the read register store_word has no reset so
     // that it can be the RAM's own output register: it is never selected for an err
-    // block or while scrubbing, and the last scrub step leaves it at zero
+    // block or while scrubbing, and the last scrub step leaves it at zero. In a clock where
+    // a block can start (idle, or the last clock of a block) the read is of u[0] of the
+    // offered block's slot and direction whether or not it is transferred (the word read
+    // is used only if it is), so the address does not wait for the handshake
+    wire          start_window = !expanding && (!block_busy || at_last_word);
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
                                 expanding ? {slot, !store_first, store_first ? word_index[2:0] : words_left[2:0]} :
-                                block_go  ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
+                                start_window ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
     wire          store_we    = scrubbing || (expanding && (store_first || store_last));
     always @(posedge clk) begin
         if (store_we) key_store[store_addr] <= key_word;
@@ -246,10 +255,10 @@ module aes_iter32 #(
     aes_mixcolumn #(.DIR(2)) u_mc_late (.in({late_sub, 24'd0}), .inv(decrypt), .out(late_mixed));
     // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
     // InvMixColumns), then the late byte's term
-    wire [31:0] base_out  = initial_round ? (in_column ^ key_word) :
+    (* keep *) wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
                             final_round   ? (substituted ^ key_word) :
                             decrypt       ? mixed : (mixed ^ key_word);
-    wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
+    (* keep *) wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
     wire [31:0] col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
@@ -363,6 +372,7 @@ module aes_iter32 #(
     always @(posedge clk) begin
         if (rst || zeroize || expand_done) load_words <= 224'd0;
         else if (key_go)      load_words <= key_data[255:32];
+        else if (expanding && compute) load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
 
         // no round-key words are left after a block or an expansion
         if (clear_schedule)   window <= 224'd0;
@@ -373,8 +383,7 @@ module aes_iter32 #(
                        (key_size_next == 2'd1) ? window_next[127:96] : window_next[63:32];
 
         if (clear_schedule)   computed_word <= 32'd0;
-        else if (key_go)      computed_word <= key_data[31:0];
-        else if (compute)     computed_word <= next_stored ? load_word : schedule_word;   // load_word: expansion only
+        else if (key_go || compute) computed_word <= computed_next;   // load_word: expansion only
 
         if (rst || zeroize)   use_stored <= 1'b0;
         else if (block_go)    use_stored <= in_key_ok;   // u[0] is read at the transfer edge
