@@ -192,13 +192,13 @@ module aes_iter32 #(
     wire [31:0] t_sub;
     aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
     // next word: W[9-Nk] ^ T; the terms that do not depend on the S-boxes are formed
-    // first (kept as nets), so that only two LUT levels follow the S-boxes
+    // apart from the S-box terms
     wire        t_rot      = (t_mode == 2'd1);
-    (* keep *) wire [31:0] old_rcon = window_old ^ {24'd0, t_rot ? rcon : 8'd0};
+    wire [31:0] old_rcon = window_old ^ {24'd0, t_rot ? rcon : 8'd0};
     wire [31:0] sched_sbox = old_rcon ^ (t_rot ? {t_sub[7:0], t_sub[31:8]} : t_sub);
-    (* keep *) wire sel_sbox = !key_go && !next_stored && (t_mode != 2'd0);
+    wire sel_sbox = !key_go && !next_stored && (t_mode != 2'd0);
     // key load: key word 0; stored/key words; T = identity
-    (* keep *) wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
+    wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
     wire [31:0] computed_next = sel_sbox ? sched_sbox : cw_other;
     wire [2:0]  next_index    = word_index[2:0] + 3'd1;
     wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
@@ -255,10 +255,10 @@ module aes_iter32 #(
     aes_mixcolumn #(.DIR(2)) u_mc_late (.in({late_sub, 24'd0}), .inv(decrypt), .out(late_mixed));
     // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
     // InvMixColumns), then the late byte's term
-    (* keep *) wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
+    wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
                             final_round   ? (substituted ^ key_word) :
                             decrypt       ? mixed : (mixed ^ key_word);
-    (* keep *) wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
+    wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
     wire [31:0] col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
