@@ -244,24 +244,31 @@ module aes_iter32 #(
                              row0[7:0]};
     wire [31:0] sub_next;
     aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
-    wire [7:0]  late_sub;                                // row 3 of column 0
+    wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
     // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
     // to the table's output (memory_dff + memory_map) and put the table on the loop path
     (* keep_hierarchy *)
-    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(2)) u_late (.in(row3[31:24]), .inv(decrypt), .out(late_sub));
+    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(0)) u_late (.in(row3[31:24]), .inv(1'b0), .out(late_fwd));
+    (* keep_hierarchy *)
+    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(1)) u_late_inv (.in(row3[31:24]), .inv(1'b1), .out(late_inv));
     wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
     wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
-    wire [31:0] mixed, late_mixed;
+    wire [31:0] mixed;
     aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
-    aes_mixcolumn #(.DIR(2)) u_mc_late (.in({late_sub, 24'd0}), .inv(decrypt), .out(late_mixed));
+    wire [31:0] late_mixed_fwd, late_mixed_inv;
+    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
+    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
     // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
     // InvMixColumns), then the late byte's term
     wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
                             final_round   ? (substituted ^ key_word) :
                             decrypt       ? mixed : (mixed ^ key_word);
-    wire [31:0] late_term = !late_en ? 32'd0 : final_round ? {late_sub, 24'd0} : late_mixed;
+    // per direction, so that the direction select is the last step before the XOR
+    wire [31:0] late_term_fwd = !late_en ? 32'd0 : final_round ? {late_fwd, 24'd0} : late_mixed_fwd;
+    wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
+    wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
     wire [31:0] col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
