@@ -4,10 +4,10 @@
 // One state column per clock: 4 cycles for the initial AddRoundKey plus 4 cycles per
 // round, so 4*(Nr+1) = 44 / 52 / 60 cycles per block, back to back, in both directions.
 // Encryption and decryption (direct inverse cipher, FIPS-197 5.3) share one datapath:
-// 5 S-boxes (forward/inverse), one (Inv)MixColumns, one round-key XOR. Four S-boxes work
-// one clock ahead on the next column's bytes (registered in sub_word); the fifth handles
-// the one byte that is produced only in the clock before it is used (row 3 of a round's
-// first column), and its (Inv)MixColumns term is XORed in last. The key schedule
+// 4 forward/inverse S-boxes work one clock ahead on the next column's bytes (registered
+// in sub_word), one (Inv)MixColumns, one round-key XOR; the one byte that is produced only
+// in the clock before it is used (row 3 of a round's first column) has a forward and an
+// inverse S-box of its own, and its (Inv)MixColumns term is XORed in last. The key schedule
 // runs on the fly, one word per cycle, forward for encryption and backward for
 // decryption, with its own 4 forward S-boxes (the T term of aes_ks_t); Rcon is
 // multiplied by {02} forward and divided by {02} backward. Per key slot a 32-bit LUT RAM
