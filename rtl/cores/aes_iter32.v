@@ -4,7 +4,10 @@
 // One state column per clock: 4 cycles for the initial AddRoundKey plus 4 cycles per
 // round, so 4*(Nr+1) = 44 / 52 / 60 cycles per block, back to back, in both directions.
 // Encryption and decryption (direct inverse cipher, FIPS-197 5.3) share one datapath:
-// 4 S-boxes (forward/inverse), one (Inv)MixColumns, one round-key XOR. The key schedule
+// 4 forward/inverse S-boxes work one clock ahead on the next column's bytes (registered
+// in sub_word), one (Inv)MixColumns, one round-key XOR; the one byte that is produced only
+// in the clock before it is used (row 3 of a round's first column) has a forward and an
+// inverse S-box of its own, and its (Inv)MixColumns term is XORed in last. The key schedule
 // runs on the fly, one word per cycle, forward for encryption and backward for
 // decryption, with its own 4 forward S-boxes (the T term of aes_ks_t); Rcon is
 // multiplied by {02} forward and divided by {02} backward. Per key slot a 32-bit LUT RAM
@@ -102,6 +105,15 @@ module aes_iter32 #(
     reg              expanding;      // a key is being expanded
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
     reg  [5:0]       words_left;     // 4*Nr+3 - j
+    reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap selects)
+    reg              initial_round;  // j[5:2] == 0: initial AddRoundKey (decode kept as a register)
+    reg              final_round;    // (4*Nr+3-j)[5:2] == 0: last round (same)
+    reg              late_en;        // k == 0 of a round (not the initial one): late byte used
+    reg              at_last_word;   // words_left == 0 (decode kept as a register)
+    reg              at_last_round;  // words_left == LAST_ROUND_WORDS (same)
+    reg              next_stored;    // j < Nk-1: u[j+1] is a stored/key word (same)
+    reg              store_first;    // j <= Nk-1: expansion: u[j] is w[0..Nk-1] (same)
+    reg              store_last;     // 4*Nr+3-j <= Nk-1: expansion: a final word (same)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -117,17 +129,20 @@ module aes_iter32 #(
     reg  [31:0]      key_store [0:(16 << SLOT_W) - 1];   // LUT RAM
     reg  [31:0]      store_word;     // key-store read register (synchronous read)
     // key schedule
-    reg  [223:0]     load_words;     // key words 1..7 during expansion
+    reg  [223:0]     load_words;     // key words j+1..7 during expansion (shifts down one word per clock)
     reg  [223:0]     window;         // schedule window: word i-1 = W[i] = u[j-8+i], i = 1..7
+    reg  [31:0]      window_old;     // W[9-Nk] (a copy of the window tap)
+    reg  [31:0]      window_back;    // W[10-Nk] (same)
     reg  [31:0]      computed_word;  // computed (or, while expanding, loaded) word u[j]
     reg              use_stored;     // u[j] is a stored word: take it from store_word
-    // state delay lines: byte i of row r holds the column produced (6 - p) cycles ago,
-    // p = position; row 0 keeps positions 3..6, row r > 0 keeps positions r-1..6
+    // state delay lines: position p of a row holds the byte of the column produced
+    // (6 - p) clocks ago; row 0 keeps positions 4..6, row 1 1..6, row 2 2..6, row 3 3..6
+    // (the lowest kept position at bits [7:0])
     reg  [127:0]     in_block;       // input block (read only during the initial AddRoundKey)
-    reg  [31:0]      row0;
-    reg  [55:0]      row1;
-    reg  [47:0]      row2;
-    reg  [39:0]      row3;
+    reg  [23:0]      row0;
+    reg  [47:0]      row1;
+    reg  [39:0]      row2;
+    reg  [31:0]      row3;
     // output
     reg  [127:0]     out_data;       // output register, one 32-bit word per column
     reg  [TAG_W-1:0] out_tag;
@@ -135,14 +150,14 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ control
     wire [1:0]  col_step      = word_index[1:0];
-    wire        initial_round = (word_index[5:2] == 4'd0);   // initial AddRoundKey
-    wire        final_round   = (words_left[5:2] == 4'd0);   // last round
-    wire        stall   = block_busy && (words_left == LAST_ROUND_WORDS) && m_axis_tvalid && !m_axis_tready;
+    wire [5:0]  word_index_inc = word_index + 6'd1;
+    wire [5:0]  words_left_dec = words_left - 6'd1;
+    wire        stall   = block_busy && at_last_round && m_axis_tvalid && !m_axis_tready;
     wire        advance = !stall;
-    wire        block_done = block_busy && (words_left == 6'd0);   // last clock of a block
+    wire        block_done = block_busy && at_last_word;   // last clock of a block
     wire        step    = (block_busy || expanding) && advance;
     wire        compute = step && !err;                 // err blocks leave state and schedule alone
-    wire        step_last = step && (words_left == 6'd0);
+    wire        step_last = step && at_last_word;
     wire        expand_done = expanding && step_last;
     wire        can_start = !rst && !expanding && (!block_busy || block_done);
     assign key_ready     = can_start && !scrubbing && !zeroize;
@@ -164,37 +179,46 @@ module aes_iter32 #(
     aes_keylen u_klen (.key_bytes(key_bytes), .ok(load_ok), .size(load_size), .nr(load_nr));
 
     // ------------------------------------------------------------------ key schedule
+    // no round-key words are left after a block or an expansion
+    wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
     wire [2:0]  nk_minus1   = (key_size == 2'd0) ? 3'd3 : (key_size == 2'd1) ? 3'd5 : 3'd7;
     wire [31:0] key_word    = use_stored ? store_word : computed_word;        // W[8] = u[j]
-    wire [31:0] window_old  = (key_size == 2'd0) ? window[159:128] :          // W[9-Nk]
-                              (key_size == 2'd1) ? window[95:64] : window[31:0];
-    wire [31:0] window_back = (key_size == 2'd0) ? window[191:160] :          // W[10-Nk]
-                              (key_size == 2'd1) ? window[127:96] : window[63:32];
+    // the two window taps W[9-Nk] (window_old) and W[10-Nk] (window_back) are registers,
+    // loaded with the taps of the next window for the next key size
+    wire [1:0]   key_size_next = rst ? 2'd0 : key_go ? load_size : block_go ? in_key_size : key_size;
+    wire [191:0] window_next   = clear_schedule ? 192'd0 :                // W1..W6 of the next window
+                                 (!key_go && compute) ? window[223:32] : window[191:0];
     wire [31:0] t_in   = decrypt ? window_back : key_word;
     wire [1:0]  t_mode = (word_pos == 3'd0) ? 2'd1 : ((key_size == 2'd2) && (word_pos == 3'd4)) ? 2'd2 : 2'd0;
     // T of the key schedule, as aes_ks_t: SubWord(RotWord(w)) ^ Rcon, SubWord(w) or w;
     // here RotWord is applied after SubWord (they commute), which saves the input mux
     wire [31:0] t_sub;
     aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
-    wire [31:0] t_out  = (t_mode == 2'd1) ? ({t_sub[7:0], t_sub[31:8]} ^ {24'd0, rcon}) :
-                         (t_mode == 2'd2) ? t_sub : t_in;
-    wire [31:0] schedule_word = window_old ^ t_out;
-    wire        next_stored   = (word_index < {3'd0, nk_minus1});   // u[j+1] is a stored/key word
+    // next word: W[9-Nk] ^ T; the terms that do not depend on the S-boxes are formed
+    // apart from the S-box terms
+    wire        t_rot      = (t_mode == 2'd1);
+    wire [31:0] old_rcon = window_old ^ {24'd0, t_rot ? rcon : 8'd0};
+    wire [31:0] sched_sbox = old_rcon ^ (t_rot ? {t_sub[7:0], t_sub[31:8]} : t_sub);
+    wire sel_sbox = !key_go && !next_stored && (t_mode != 2'd0);
+    // key load: key word 0; stored/key words; T = identity
+    wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
+    wire [31:0] computed_next = sel_sbox ? sched_sbox : cw_other;
     wire [2:0]  next_index    = word_index[2:0] + 3'd1;
-    wire [255:0] load_words_ext = {load_words, 32'd0};
-    wire [31:0] load_word = load_words_ext[32*next_index +: 32];   // expansion: key word j+1 (1..7)
+    wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
     // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
     wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
 
     // key store: one address for the write and the synchronous read (LUT RAM on
     // 7-series/ECP5, block RAM on iCE40); the read register store_word has no reset so
     // that it can be the RAM's own output register: it is never selected for an err
-    // block or while scrubbing, and the last scrub step leaves it at zero
-    wire          store_first = (word_index <= {3'd0, nk_minus1});  // expansion: u[j] is w[0..Nk-1]
-    wire          store_last  = (words_left <= {3'd0, nk_minus1});  // expansion: a final word
+    // block or while scrubbing, and the last scrub step leaves it at zero. In a clock where
+    // a block can start (idle, or the last clock of a block) the read is of u[0] of the
+    // offered block's slot and direction whether or not it is transferred (the word read
+    // is used only if it is), so the address does not wait for the handshake
+    wire          start_window = !expanding && (!block_busy || at_last_word);
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
                                 expanding ? {slot, !store_first, store_first ? word_index[2:0] : words_left[2:0]} :
-                                block_go  ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
+                                start_window ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
     wire          store_we    = scrubbing || (expanding && (store_first || store_last));
     always @(posedge clk) begin
         if (store_we) key_store[store_addr] <= key_word;
@@ -202,26 +226,55 @@ module aes_iter32 #(
     end
 
     // ------------------------------------------------------------------ datapath
-    // (Inv)ShiftRows by tap selection: row r reads position 3+r while k+r < 4, else r-1
-    wire [31:0] shifted = {(col_step == 2'd0) ? row3[39:32] : row3[7:0],
-                           (col_step[1] == 1'b0) ? row2[39:32] : row2[7:0],
-                           (col_step != 2'd3) ? row1[39:32] : row1[7:0],
-                           row0[7:0]};
-    wire [31:0] substituted;                             // (Inv)SubBytes
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(shifted), .inv(decrypt), .out(substituted));
+    // (Inv)ShiftRows by tap selection: in clock k of a round, row r reads position 3+r
+    // while k+r < 4, else r-1. Two stages: the S-boxes of a column's bytes are computed
+    // one clock ahead from the delay lines as they are then (sub_word), and the clock of
+    // the column adds (Inv)MixColumns and the round key. The one byte that does not exist
+    // one clock ahead is row 3 of column 0 (k = 0), the byte of the previous round's last
+    // column, produced in the clock before: it is at position 6 (row3[31:24]) and has its
+    // own S-box (late_sub) whose (Inv)MixColumns term is added at the end (MixColumns is
+    // linear).
+    reg  [31:0] sub_word;                                // (Inv)SubBytes of this clock's column
+    wire        first_col = (col_step == 2'd0);          // k == 0: row 3 comes from late_sub
+    // taps for the next clock (k+1), read from the delay lines before this clock's shift:
+    // position p then is position p-1 after it
+    wire [31:0] taps_next = {row3[7:0],                                        // k+1 != 0
+                             (last_col || first_col) ? row2[39:32] : row2[7:0], // k+1 < 2
+                             (col_step != 2'd2) ? row1[39:32] : row1[7:0],      // k+1 != 3
+                             row0[7:0]};
+    wire [31:0] sub_next;
+    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
+    wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
+    // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
+    // to the table's output (memory_dff + memory_map) and put the table on the loop path
+    (* keep_hierarchy *)
+    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(0)) u_late (.in(row3[31:24]), .inv(1'b0), .out(late_fwd));
+    (* keep_hierarchy *)
+    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(1)) u_late_inv (.in(row3[31:24]), .inv(1'b1), .out(late_inv));
+    wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
-    wire [31:0] mix_in    = initial_round ? in_column : (decrypt ? (substituted ^ key_word) : substituted);
+    wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
     wire [31:0] mixed;
     aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
-    wire [31:0] round_col = (initial_round || final_round) ? mix_in : mixed;
-    wire [31:0] col_out   = (decrypt && !initial_round) ? round_col : (round_col ^ key_word);
+    wire [31:0] late_mixed_fwd, late_mixed_inv;
+    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
+    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
+    // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
+    // InvMixColumns), then the late byte's term
+    wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
+                            final_round   ? (substituted ^ key_word) :
+                            decrypt       ? mixed : (mixed ^ key_word);
+    // per direction, so that the direction select is the last step before the XOR
+    wire [31:0] late_term_fwd = !late_en ? 32'd0 : final_round ? {late_fwd, 24'd0} : late_mixed_fwd;
+    wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
+    wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
+    wire [31:0] col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
     wire        out_clear   = zeroize && !m_axis_tvalid;   // never clear a finished, pending result
     wire        out_take    = m_axis_tvalid && m_axis_tready;   // the result leaves: clear its copy
-    wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
 
     // ------------------------------------------------------------------ sequencer
     // one if/else chain per register; key_go and block_go never coincide, key_go never
@@ -236,12 +289,46 @@ module aes_iter32 #(
         else if (zeroize || step_last) expanding <= 1'b0;
 
         if (rst || key_go || block_go) word_index <= 6'd0;
-        else if (step)        word_index <= word_index + 6'd1;
+        else if (step)        word_index <= word_index_inc;
+
+        if (rst || key_go || block_go) last_col <= 1'b0;
+        else if (step)        last_col <= (word_index[1:0] == 2'd2);
+
+        if (rst || key_go || block_go) initial_round <= 1'b1;
+        else if (step)        initial_round <= (word_index_inc[5:2] == 4'd0);
+
+        if (rst)              final_round <= 1'b1;                       // words_left = 0
+        else if (key_go)      final_round <= 1'b0;                       // 43 / 51 / 59
+        else if (block_go)    final_round <= 1'b0;
+        else if (step)        final_round <= (words_left_dec[5:2] == 4'd0);
+
+        if (rst)              at_last_word <= 1'b1;
+        else if (key_go || block_go) at_last_word <= 1'b0;
+        else if (step)        at_last_word <= (words_left == 6'd1);
+
+        if (rst || key_go || block_go) at_last_round <= 1'b0;
+        else if (step)        at_last_round <= (words_left == LAST_ROUND_WORDS + 6'd1);
+
+        // compares with Nk-1 (key_size is constant between transfers; Nk-1 >= 3)
+        if (rst || key_go || block_go) begin
+            next_stored <= 1'b1;
+            store_first <= 1'b1;
+        end else if (step) begin
+            next_stored <= (word_index_inc < {3'd0, nk_minus1});
+            store_first <= next_stored;
+        end
+
+        if (rst)              store_last <= 1'b1;                        // words_left = 0
+        else if (key_go || block_go) store_last <= 1'b0;
+        else if (step)        store_last <= (words_left_dec <= {3'd0, nk_minus1});
+
+        if (rst || key_go || block_go) late_en <= 1'b0;
+        else if (step)        late_en <= last_col;                       // next j = 4r, r >= 1
 
         if (rst)              words_left <= 6'd0;
         else if (key_go)      words_left <= last_word(load_size);
         else if (block_go)    words_left <= last_word(in_key_size);
-        else if (step)        words_left <= words_left - 6'd1;
+        else if (step)        words_left <= words_left_dec;
 
         if (rst)              key_size <= 2'd0;
         else if (key_go)      key_size <= load_size;
@@ -295,14 +382,18 @@ module aes_iter32 #(
     always @(posedge clk) begin
         if (rst || zeroize || expand_done) load_words <= 224'd0;
         else if (key_go)      load_words <= key_data[255:32];
+        else if (expanding && compute) load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
 
         // no round-key words are left after a block or an expansion
         if (clear_schedule)   window <= 224'd0;
         else if (!key_go && compute) window <= {key_word, window[223:32]};
+        window_old  <= (key_size_next == 2'd0) ? window_next[159:128] :
+                       (key_size_next == 2'd1) ? window_next[95:64] : window_next[31:0];
+        window_back <= (key_size_next == 2'd0) ? window_next[191:160] :
+                       (key_size_next == 2'd1) ? window_next[127:96] : window_next[63:32];
 
         if (clear_schedule)   computed_word <= 32'd0;
-        else if (key_go)      computed_word <= key_data[31:0];
-        else if (compute)     computed_word <= next_stored ? load_word : schedule_word;   // load_word: expansion only
+        else if (key_go || compute) computed_word <= computed_next;   // load_word: expansion only
 
         if (rst || zeroize)   use_stored <= 1'b0;
         else if (block_go)    use_stored <= in_key_ok;   // u[0] is read at the transfer edge
@@ -317,12 +408,14 @@ module aes_iter32 #(
         else if (block_done)  in_block <= 128'd0;   // the input block is not kept after its block
 
         if (rst || zeroize || block_done) begin
-            row0 <= 32'd0; row1 <= 56'd0; row2 <= 48'd0; row3 <= 40'd0;
+            row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
+            sub_word <= 32'd0;
         end else if (block_busy && compute) begin
-            row0 <= {col_out[7:0],   row0[31:8]};
-            row1 <= {col_out[15:8],  row1[55:8]};
-            row2 <= {col_out[23:16], row2[47:8]};
-            row3 <= {col_out[31:24], row3[39:8]};
+            sub_word <= sub_next;
+            row0 <= {col_out[7:0],   row0[23:8]};
+            row1 <= {col_out[15:8],  row1[47:8]};
+            row2 <= {col_out[23:16], row2[39:8]};
+            row3 <= {col_out[31:24], row3[31:8]};
         end
     end
 

@@ -37,7 +37,7 @@ NR = ref.ROUNDS
 # that names aes_iter32's internals.
 INTERNAL_KEY_STORE = "key_store"
 INTERNAL_REGS = ["window", "computed_word", "load_words", "in_block", "row0", "row1", "row2", "row3",
-                 "store_word"]
+                 "sub_word", "window_old", "window_back", "store_word"]
 
 
 def cycles_per_block(key_bytes: int) -> int:
