@@ -50,7 +50,7 @@ TABLE_BEGIN = "<!-- synth-table:begin -->"
 TABLE_END = "<!-- synth-table:end -->"
 WRAP_TOP = "aesip_syn_wrap"
 
-FLOW_VERSION = 2       # bump when the records or the flow change (invalidates syn/out caches)
+FLOW_VERSION = 3       # bump when the records or the flow change (invalidates syn/out caches)
 DEFAULT_FREQ = 150.0   # nextpnr target (MHz); timing-driven placement only, Fmax is measured
 DEFAULT_SEED = 1
 
@@ -494,7 +494,10 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                 rec["luts"] = util.get("TRELLIS_COMB", rec["luts_synth"])
                 rec["fmax_mhz"] = _fmax(d / "report.json", d / "nextpnr.log")
         elif job.target == "ice40":
-            cells = _stat(d / "stat.json", job.top)
+            # the core with everything below it (S-boxes kept as their own modules
+            # included): the whole design minus the 4-pin wrapper's own cells
+            whole, wrap = _stat(d / "stat.json"), _stat(d / "stat.json", WRAP_TOP)
+            cells = {t: n - wrap.get(t, 0) for t, n in whole.items()}
             rec.update(
                 luts=_count(cells, r"^SB_LUT4$"),
                 ffs=_count(cells, r"^SB_DFF"),

@@ -106,7 +106,7 @@ module tdea_iter #(
     // block's slot and next index), u_first by the input port only (a copy of every
     // slot's first subkey per direction, written by the same loader and scrubber); the
     // decision only selects between the two read results.
-    wire [5:0]  nidx = c_dec ? (6'd46 - rnd) : (rnd + 6'd1);
+    reg  [5:0]  nidx;           // index read for the next round: rnd + 1, or 46 - rnd decrypting
     wire [47:0] sk_run, sk_first;
     wire [47:0] sk = in_acc ? sk_first : sk_run;
     reg  [47:0] sk_r;
@@ -152,6 +152,7 @@ module tdea_iter #(
         if (rst) begin
             busy   <= 1'b0;
             rnd    <= 6'd0;
+            nidx   <= 6'd0;
             last   <= 1'b0;
             st     <= 64'd0;
             sk_r   <= 48'd0;
@@ -179,12 +180,14 @@ module tdea_iter #(
                 st    <= 64'd0;
             end else if (busy && !last) begin
                 rnd  <= rnd + 6'd1;
+                nidx <= c_dec ? (nidx - 6'd1) : (nidx + 6'd1);
                 last <= (rnd == 6'd46);
                 st   <= nst;
             end
             if (in_acc) begin
                 busy   <= 1'b1;
                 rnd    <= 6'd0;
+                nidx   <= in_dec ? 6'd46 : 6'd1;
                 last   <= 1'b0;
                 st     <= in_lr;
                 c_slot <= in_slot;
