@@ -214,8 +214,25 @@ module aes_iter128 #(
     wire              s_err  = !slot_ok[s_slot] || (s_dec ? !DEC_OK : !ENC_OK) || zeroize;
     assign rd_addr_ini = {s_slot, s_dec_c ? s_nr : 4'd0};
 
+    // S-box layer of both structures: (Inv)ShiftRows and the 16 S-boxes on the register
+    // that feeds them (the state register with ROUND_STAGES = 1, S of the two-stage ring
+    // with 2), which each structure drives into sb_src with its block's direction.
+    wire [127:0] sb_src;
+    wire         sb_dec;
+    wire [127:0] sb;
     genvar i;
     generate
+    for (i = 0; i < 16; i = i + 1) begin : g_sbox
+        // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
+        wire [7:0] s_fwd = sb_src[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
+        wire [7:0] s_inv = sb_src[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
+        // keep_hierarchy: flattened, Yosys folds the state register into each S-box
+        // table's read port and merges the neighbouring logic into the tables
+        // (xc7: 7 790 LUTs / 706 FFs flattened, 2 932 / 578 with the hierarchy kept)
+        (* keep_hierarchy *)
+        aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
+            .in(sb_dec ? s_inv : s_fwd), .inv(sb_dec), .out(sb[8*i +: 8]));
+    end
     if (ROUND_STAGES == 1) begin : g_rs1
         // One round per clock (the core as it was before ROUND_STAGES; unchanged).
         reg               busy;              // state register holds a block
@@ -267,19 +284,9 @@ module aes_iter128 #(
 
             // round datapath
         reg  [127:0] st;
-        wire [127:0] sb;
         wire [127:0] mc;
-            for (i = 0; i < 16; i = i + 1) begin : g_sbox
-                // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
-                wire [7:0] s_fwd = st[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
-                wire [7:0] s_inv = st[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
-                // keep_hierarchy: flattened, Yosys folds the state register into each S-box
-                // table's read port and merges the neighbouring logic into the tables
-                // (xc7: 7 790 LUTs / 706 FFs flattened, 2 932 / 578 with the hierarchy kept)
-                (* keep_hierarchy *)
-                aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
-                    .in(dec_c ? s_inv : s_fwd), .inv(dec_c), .out(sb[8*i +: 8]));
-            end
+        assign sb_src = st;
+        assign sb_dec = dec_c;
         wire [127:0] sbk  = sb ^ rk_rnd;
         wire [127:0] mcin = dec_c ? sbk : sb;    // InvMixColumns follows AddRoundKey
             for (i = 0; i < 4; i = i + 1) begin : g_mix
@@ -402,15 +409,9 @@ module aes_iter128 #(
             end
         end
 
-        // stage 1: (Inv)ShiftRows, (Inv)SubBytes of S
-        wire [127:0] sb;
-        for (i = 0; i < 16; i = i + 1) begin : g_sbox
-            wire [7:0] s_fwd = st_s[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
-            wire [7:0] s_inv = st_s[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
-            (* keep_hierarchy *)
-            aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
-                .in(sdc_c ? s_inv : s_fwd), .inv(sdc_c), .out(sb[8*i +: 8]));
-        end
+        // stage 1: (Inv)ShiftRows, (Inv)SubBytes of S (the shared S-box layer)
+        assign sb_src = st_s;
+        assign sb_dec = sdc_c;
         // stage 2: round key and (Inv)MixColumns of M
         wire [127:0] mc;
         wire [127:0] sbk  = st_m ^ rk_rnd;
