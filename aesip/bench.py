@@ -153,16 +153,23 @@ def verify_chains(commands: list[dict], results: list[dict]) -> list[dict]:
     return bad
 
 
+def _keyed(commands: list[dict], results: list[dict], cmd: str):
+    """(key bits of the last key command before it, command, result) for every command
+    `cmd` of a cli_tb run."""
+    key_bits = None
+    for c, r in zip(commands, results):
+        if c["cmd"] == "key":
+            key_bits = len(c["key"]) * 4
+        if c["cmd"] == cmd:
+            yield key_bits, c, r
+
+
 def chain_records(engine: str, simulator: str, commands: list[dict], results: list[dict]) -> list[dict]:
     """op 'cbc-chain': cycles_per_block = spacing of the input handshakes of a serial
     chain driven by the testbench (includes its turnaround: it offers the next block in
     the cycle after it took the previous output); latency_cycles as the stream records."""
-    recs, key_bits = [], None
-    for c, r in zip(commands, results):
-        if c["cmd"] == "key":
-            key_bits = len(c["key"]) * 4
-        if c["cmd"] != "chain":
-            continue
+    recs = []
+    for key_bits, c, r in _keyed(commands, results, "chain"):
         ic, oc = r["in_cycles"], r["out_cycles"]
         n = len(ic)
         cpb = (ic[-1] - ic[0]) / (n - 1)
@@ -177,12 +184,7 @@ def chain_records(engine: str, simulator: str, commands: list[dict], results: li
 def bench_records(engine: str, simulator: str, commands: list[dict], results: list[dict],
                   group: int = 1) -> list[dict]:
     recs = []
-    key_bits = None
-    for c, r in zip(commands, results):
-        if c["cmd"] == "key":
-            key_bits = len(c["key"]) * 4
-        if c["cmd"] != "bench":
-            continue
+    for key_bits, c, r in _keyed(commands, results, "bench"):
         ic, oc = r["in_cycles"], r["out_cycles"]
         n = len(oc)
         span = (n - 1) // group * group          # whole groups of `group` blocks
