@@ -220,8 +220,20 @@ module aes_iter128 #(
     wire [127:0] sb_src;
     wire         sb_dec;
     wire [127:0] sb;
+    // Round tail of both structures: AddRoundKey and (Inv)MixColumns on the S-box layer's
+    // output (ROUND_STAGES = 1) or on M (2), which each structure drives into mx_src with
+    // its block's direction and final-round flag; rnd_out is the round's result.
+    wire [127:0] mx_src;
+    wire         mx_dec, mx_last;
+    wire [127:0] mc;
+    wire [127:0] sbk  = mx_src ^ rk_rnd;
+    wire [127:0] mcin = mx_dec ? sbk : mx_src;   // InvMixColumns follows AddRoundKey
+    wire [127:0] rnd_out = mx_last ? sbk : (mx_dec ? mc : mc ^ rk_rnd);
     genvar i;
     generate
+    for (i = 0; i < 4; i = i + 1) begin : g_mix
+        aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(mx_dec), .out(mc[32*i +: 32]));
+    end
     for (i = 0; i < 16; i = i + 1) begin : g_sbox
         // byte i = row i%4, column i/4; ShiftRows takes column (c+r)%4, InvShiftRows (c-r)%4
         wire [7:0] s_fwd = sb_src[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
@@ -284,15 +296,11 @@ module aes_iter128 #(
 
             // round datapath
         reg  [127:0] st;
-        wire [127:0] mc;
-        assign sb_src = st;
-        assign sb_dec = dec_c;
-        wire [127:0] sbk  = sb ^ rk_rnd;
-        wire [127:0] mcin = dec_c ? sbk : sb;    // InvMixColumns follows AddRoundKey
-            for (i = 0; i < 4; i = i + 1) begin : g_mix
-                aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(dec_c), .out(mc[32*i +: 32]));
-            end
-        wire [127:0] rnd_out = last ? sbk : (dec_c ? mc : mc ^ rk_rnd);
+        assign sb_src  = st;
+        assign sb_dec  = dec_c;
+        assign mx_src  = sb;
+        assign mx_dec  = dec_c;
+        assign mx_last = last;
 
         // the state register is cleared when its block leaves it (no round state of the
         // last block stays behind after a packet)
@@ -412,14 +420,10 @@ module aes_iter128 #(
         // stage 1: (Inv)ShiftRows, (Inv)SubBytes of S (the shared S-box layer)
         assign sb_src = st_s;
         assign sb_dec = sdc_c;
-        // stage 2: round key and (Inv)MixColumns of M
-        wire [127:0] mc;
-        wire [127:0] sbk  = st_m ^ rk_rnd;
-        wire [127:0] mcin = mdc_c ? sbk : st_m;   // InvMixColumns follows AddRoundKey
-        for (i = 0; i < 4; i = i + 1) begin : g_mix
-            aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin[32*i +: 32]), .inv(mdc_c), .out(mc[32*i +: 32]));
-        end
-        wire [127:0] rnd_out = m_last ? sbk : (mdc_c ? mc : mc ^ rk_rnd);
+        // stage 2: round key and (Inv)MixColumns of M (the shared round tail)
+        assign mx_src  = st_m;
+        assign mx_dec  = mdc_c;
+        assign mx_last = m_last;
 
         // data registers: zero when empty (no round state stays behind a block)
         always @(posedge clk) begin
