@@ -181,17 +181,30 @@ module chan_engine #(
     // ------------------------------------------------------------------ context RAM
     // {op, slot, rem (blocks to come), tail (bytes of a short last block, 0 = whole),
     //  first (no block issued yet), ecode, chain (IV / chaining value / counter)}
+    // Written one clock after the issue decision from the write register cw_* (or by the
+    // scrub); a read forwards the word of this clock's decision and the one in cw_*.
     localparam CTX_W = 4 + SLOT_W + BL_W + BLG + 1 + 8 + BLK_W;
     reg  [CTX_W-1:0] ctx_ram [0:NCH-1];
     reg  [BLK_W-1:0] cout_ram [0:NCH-1];       // CBC encryption: the last result per channel
-    reg              ctx_we;
+    reg              ctx_we;                   // this clock's decision writes a context word
     reg  [CH_W-1:0]  ctx_wa;
     reg  [CTX_W-1:0] ctx_wd;
-    always @(posedge clk) if (ctx_we) ctx_ram[ctx_wa] <= ctx_wd;
+    reg              cw_v;                     // write register: the word goes in next clock
+    reg  [CH_W-1:0]  cw_a;
+    reg  [CTX_W-1:0] cw_d;
+    always @(posedge clk) begin
+        if (rst) cw_v <= 1'b0;
+        else     cw_v <= scrub || ctx_we;
+        cw_a <= scrub ? scr_a[CH_W-1:0] : ctx_wa;
+        cw_d <= scrub ? {CTX_W{1'b0}} : ctx_wd;
+        if (cw_v) ctx_ram[cw_a] <= cw_d;
+    end
 
     // ------------------------------------------------------------------ in-flight FIFO
     // meta: {ch, data, last, fb, tok, code, keep_n, rel, slot}; xor: the value the result
-    // is XORed with (CBC decryption: previous ciphertext; CTR: the input block)
+    // is XORed with (CBC decryption: previous ciphertext; CTR: the input block). An entry
+    // is written one clock after its issue from the write register fw_* (the core returns
+    // no result sooner than several clocks later).
     localparam MW = CH_W + 4 + 8 + (BLG + 1) + 1 + SLOT_W;
     reg  [MW-1:0]    meta_ram [0:(1 << IAW)-1];
     reg  [BLK_W-1:0] xor_ram  [0:(1 << IAW)-1];
@@ -212,46 +225,81 @@ module chan_engine #(
     wire             core_m_err;
     wire             issue_free = core_s_ready && !f_full && !scrub && !zeroize;
 
-    // ------------------------------------------------------------------ command decode
-    wire [CH_W-1:0] cc        = s_axis_cmd_tdest;
-    wire [3:0]      d_op      = s_axis_cmd_tdata[CMD_OP_LSB +: CMD_OP_W];
-    wire            d_cut     = s_axis_cmd_tdata[CMD_CUT_LSB];
-    wire [7:0]      d_slotf   = s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W];
-    wire [63:0]     d_aad_len = s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W];
-    wire [63:0]     d_pay_len = s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W];
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [127:0]    d_ivf     = s_axis_cmd_tdata[CMD_IV_LSB +: CMD_IV_W];   // TDEA: bytes 0..7
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [SLOT_W-1:0] d_slot  = d_slotf[SLOT_W-1:0];
-    wire d_known = TDEA ? (d_op >= OP_TDEA_ECB_ENC && d_op <= OP_TDEA_CBC_DEC) : (d_op <= OP_CBC_MAC);
-    wire d_ctr   = !TDEA && (d_op == OP_CTR);
-    wire d_fit   = ((d_pay_len >> LEN_W) == 64'd0);
-    wire d_whole = (d_pay_len[BLG-1:0] == {BLG{1'b0}});
-    reg  [7:0] d_err;
-    always @(*) begin
-        d_err = ERR_OK;
-        if (!d_known || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || d_cut)
-            d_err = ERR_OP;
-        else if (d_aad_len != 64'd0 || !d_fit || (!d_ctr && !d_whole))
-            d_err = ERR_LENGTH;
-        else if ((d_slotf >> SLOT_W) != 8'd0 || !usable[d_slot])
-            d_err = ERR_KEY;
-    end
-    wire            d_has_data = (d_aad_len != 64'd0) || (d_pay_len != 64'd0);
-    wire            d_ok       = (d_err == ERR_OK);
-    // a status with no data: an empty packet, or a refused one with no data beats
-    wire            d_tok      = d_ok ? (d_pay_len == 64'd0) : !d_has_data;
-    wire [BL_W-1:0] d_nblk     = {1'b0, d_pay_len[LEN_W-1:BLG]} + {{(BL_W-1){1'b0}}, !d_whole};
-    wire [BLG-1:0]  d_tail     = d_pay_len[BLG-1:0];
-    wire            cmd_hold   = key_valid && (d_slotf == {{(8-SLOT_W){1'b0}}, key_slot});
-    wire cmd_pre = !open[cc] && !cmd_hold && !scrub && !zeroize;
-    wire sel_cmd = s_axis_cmd_tvalid && cmd_pre;   // the command has the context port this clock
-    assign s_axis_cmd_tready = cmd_pre && (!d_tok || issue_free);
-    wire cmd_go = s_axis_cmd_tvalid && s_axis_cmd_tready;
+    // result side, used by the forwarding below (defined under "results")
+    wire             take;
+    wire             h_fb;
+    wire [CH_W-1:0]  h_ch;
+    wire [BLK_W-1:0] cout_wd;                  // the word written to cout_ram[h_ch]
+    wire             cout_we = take && h_fb;   // ... this clock
 
-    // ------------------------------------------------------------------ data head: its context
-    wire [CH_W-1:0]  dc = s_axis_tdest;
-    wire [CTX_W-1:0] cx = ctx_ram[dc];
+    // ------------------------------------------------------------------ command decode (input side)
+    // Everything that depends on the command alone is decoded before the head register.
+    wire [CH_W-1:0] ic        = s_axis_cmd_tdest;
+    wire [3:0]      i_op      = s_axis_cmd_tdata[CMD_OP_LSB +: CMD_OP_W];
+    wire            i_cut     = s_axis_cmd_tdata[CMD_CUT_LSB];
+    wire [7:0]      i_slotf   = s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W];
+    wire [63:0]     i_aad_len = s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W];
+    wire [63:0]     i_pay_len = s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [127:0]    i_ivf     = s_axis_cmd_tdata[CMD_IV_LSB +: CMD_IV_W];   // TDEA: bytes 0..7
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire i_known = TDEA ? (i_op >= OP_TDEA_ECB_ENC && i_op <= OP_TDEA_CBC_DEC) : (i_op <= OP_CBC_MAC);
+    wire i_ctr   = !TDEA && (i_op == OP_CTR);
+    wire i_fit   = ((i_pay_len >> LEN_W) == 64'd0);
+    wire i_whole = (i_pay_len[BLG-1:0] == {BLG{1'b0}});
+    reg  [7:0] i_err0;                         // OP, LENGTH, slot out of range (KEY)
+    always @(*) begin
+        i_err0 = ERR_OK;
+        if (!i_known || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || i_cut)
+            i_err0 = ERR_OP;
+        else if (i_aad_len != 64'd0 || !i_fit || (!i_ctr && !i_whole))
+            i_err0 = ERR_LENGTH;
+        else if ((i_slotf >> SLOT_W) != 8'd0)
+            i_err0 = ERR_KEY;
+    end
+
+    // ------------------------------------------------------------------ head registers
+    // The command head (hc_*) and the data head (hd_*) hold the next command and beat
+    // with copies of their channel's flags, context word and last result, read when
+    // they load and kept up to date while they wait: every change made in the clock
+    // they load or while they wait is forwarded into the copy. The issue decision
+    // uses these registers only.
+    reg              hc_v;                     // command head
+    reg  [CH_W-1:0]  hc_ch;
+    reg  [3:0]       hc_op;
+    reg  [7:0]       hc_slotf;
+    reg  [7:0]       hc_err0;
+    reg              hc_has_data;              // aad_len or payload_len nonzero
+    reg              hc_empty;                 // payload_len zero
+    reg  [BL_W-1:0]  hc_nblk;
+    reg  [BLG-1:0]   hc_tail;
+    reg  [BLK_W-1:0] hc_iv;
+    reg              hc_o;                     // open[hc_ch]
+    reg              hd_v;                     // data head
+    reg  [CH_W-1:0]  hd_ch;
+    reg              hd_last;
+    reg  [BLK_W-1:0] hd_data;
+    reg              hd_o, hd_dr, hd_z, hd_b;  // open, drop, zab, busy [hd_ch]
+    reg  [CTX_W-1:0] hd_cx;                    // ctx_ram[hd_ch]
+    reg  [BLK_W-1:0] hd_co;                    // cout_ram[hd_ch]
+
+    // ------------------------------------------------------------------ command decision
+    wire [SLOT_W-1:0] d_slot = hc_slotf[SLOT_W-1:0];
+    wire [7:0] d_err  = (hc_err0 != ERR_OK) ? hc_err0 : usable[d_slot] ? ERR_OK : ERR_KEY;
+    wire       d_ok   = (d_err == ERR_OK);
+    // a status with no data: an empty packet, or a refused one with no data beats
+    wire       d_tok  = d_ok ? hc_empty : !hc_has_data;
+    wire       cmd_hold = key_valid && (hc_slotf == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire       sel_cmd  = hc_v && !hc_o && !cmd_hold && !scrub && !zeroize;   // has the issue slot
+    wire       cmd_go   = sel_cmd && (!d_tok || issue_free);
+    wire       cmd_open = cmd_go && !d_tok;    // opens its channel (and writes its context)
+    wire [CTX_W-1:0] cmd_wd = d_ok ? {hc_op, d_slot, hc_nblk, hc_tail, 1'b1, ERR_OK, hc_iv}
+                                   : {{(CTX_W-BLK_W-8){1'b0}}, d_err, {BLK_W{1'b0}}};
+    assign s_axis_cmd_tready = (!hc_v || cmd_go) && !scrub && !zeroize && !rst;
+    wire hc_ld = s_axis_cmd_tready;
+
+    // ------------------------------------------------------------------ data decision
+    wire [CTX_W-1:0] cx = hd_cx;
     wire [BLK_W-1:0] c_chain = cx[BLK_W-1:0];
     wire [7:0]       c_ecode = cx[BLK_W +: 8];
     wire             c_first = cx[BLK_W + 8];
@@ -259,7 +307,6 @@ module chan_engine #(
     wire [BL_W-1:0]  c_rem   = cx[BLK_W + 9 + BLG +: BL_W];
     wire [SLOT_W-1:0] c_slot = cx[BLK_W + 9 + BLG + BL_W +: SLOT_W];
     wire [3:0]       c_op    = cx[CTX_W-1 -: 4];
-    wire [BLK_W-1:0] c_cout  = cout_ram[dc];
     wire c_cbce = TDEA ? (c_op == OP_TDEA_CBC_ENC) : (c_op == OP_CBC_ENC || c_op == OP_CBC_MAC);
     wire c_cbcd = TDEA ? (c_op == OP_TDEA_CBC_DEC) : (c_op == OP_CBC_DEC);
     wire c_mac  = !TDEA && (c_op == OP_CBC_MAC);
@@ -267,7 +314,7 @@ module chan_engine #(
     wire c_dec  = TDEA ? (c_op == OP_TDEA_ECB_DEC || c_op == OP_TDEA_CBC_DEC)
                        : (c_op == OP_ECB_DEC || c_op == OP_CBC_DEC);
     wire c_lastx = (c_rem == {{(BL_W-1){1'b0}}, 1'b1});      // this beat must carry tlast
-    wire c_mism  = (s_axis_tlast != c_lastx);
+    wire c_mism  = (hd_last != c_lastx);
     // the counter block's successor (128-bit big-endian integer, byte 0 first)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
@@ -280,14 +327,16 @@ module chan_engine #(
         end
     endgenerate
 
-    // what the head beat does this clock (a presented command has the context port first)
-    wire d_can  = open[dc] && !sel_cmd && !scrub && !zeroize;
-    wire d_drop = drop[dc];
+    // what the head beat does this clock (a command that can go has the issue slot first)
+    wire d_can  = hd_v && hd_o && !sel_cmd && !scrub && !zeroize;
+    wire d_drop = hd_dr;
     wire d_blk  = !d_drop && !c_mism;                         // a block to the core
-    wire d_need = d_blk ? (issue_free && !(c_cbce && busy[dc]))
-                        : (!s_axis_tlast || issue_free);      // a status token at tlast
-    assign s_axis_tready = d_can && d_need;
-    wire d_go = s_axis_tvalid && s_axis_tready;
+    wire d_need = d_blk ? (issue_free && !(c_cbce && hd_b))
+                        : (!hd_last || issue_free);           // a status token at tlast
+    wire d_go   = d_can && d_need;
+    wire d_close = d_go && hd_last;            // the channel's packet ends (open cleared)
+    assign s_axis_tready = (!hd_v || d_go) && !scrub && !zeroize && !rst;
+    wire hd_ld = s_axis_tready;
 
     // ------------------------------------------------------------------ issue
     reg  [MW-1:0]    f_meta;
@@ -299,39 +348,34 @@ module chan_engine #(
     reg  [SLOT_W-1:0] f_slot;
     reg              set_busy;
     reg              inc_use;                  // a packet opens on d_slot
-    // The core's input values come from the presented command or head beat alone (not
-    // from the handshake): the core's s_axis_tready looks at the block's slot.
+    // The core's input values come from the head registers alone (not from the issue
+    // decision): the core's s_axis_tready looks at the block's slot.
     always @(*) begin
         core_s_slot = sel_cmd ? d_slot : c_slot;
         core_s_dec  = !sel_cmd && d_blk && c_dec;
         core_s_data = (sel_cmd || !d_blk) ? {BLK_W{1'b0}}
-                    : c_cbce ? (s_axis_tdata ^ (c_first ? c_chain : c_cout))
-                    : c_ctr  ? c_chain : s_axis_tdata;
+                    : c_cbce ? (hd_data ^ (c_first ? c_chain : hd_co))
+                    : c_ctr  ? c_chain : hd_data;
     end
     always @(*) begin
         core_s_valid = 1'b0;
-        f_ch = dc; f_data = 1'b0; f_last = 1'b1; f_fb = 1'b0; f_tok = 1'b1; f_rel = 1'b0;
+        f_ch = hd_ch; f_data = 1'b0; f_last = 1'b1; f_fb = 1'b0; f_tok = 1'b1; f_rel = 1'b0;
         f_code = ERR_OK; f_keep = {(BLG+1){1'b0}}; f_slot = c_slot; f_xor = {BLK_W{1'b0}};
-        ctx_we = 1'b0; ctx_wa = dc; ctx_wd = cx; set_busy = 1'b0; inc_use = 1'b0;
-        if (scrub) begin
-            ctx_we = 1'b1; ctx_wa = scr_a[CH_W-1:0]; ctx_wd = {CTX_W{1'b0}};
-        end else if (cmd_go) begin
-            ctx_wa = cc;
+        ctx_we = 1'b0; ctx_wa = hd_ch; ctx_wd = cx; set_busy = 1'b0; inc_use = 1'b0;
+        if (cmd_go) begin
+            ctx_wa = hc_ch; ctx_wd = cmd_wd;
             if (d_tok) begin                       // status now: through the core, in order
                 core_s_valid = 1'b1;
-                f_ch = cc; f_code = d_err;
-            end else if (!d_ok) begin              // refused, drop its data up to tlast
-                ctx_we = 1'b1; ctx_wd = {{(CTX_W-BLK_W-8){1'b0}}, d_err, {BLK_W{1'b0}}};
-            end else begin
-                ctx_we = 1'b1; inc_use = 1'b1;
-                ctx_wd = {d_op, d_slot, d_nblk, d_tail, 1'b1, ERR_OK, d_ivf[BLK_W-1:0]};
+                f_ch = hc_ch; f_code = d_err;
+            end else begin                         // opens (refused: drops its data to tlast)
+                ctx_we = 1'b1; inc_use = d_ok;
             end
         end else if (d_go) begin
             if (d_drop || c_mism) begin
-                if (s_axis_tlast) begin            // the packet's status
+                if (hd_last) begin                 // the packet's status
                     core_s_valid = 1'b1;
-                    f_code = d_drop ? (zab[dc] ? ERR_ZEROIZED : c_ecode) : ERR_FRAMING;
-                    f_rel  = d_drop ? (!zab[dc] && c_ecode == ERR_FRAMING) : 1'b1;
+                    f_code = d_drop ? (hd_z ? ERR_ZEROIZED : c_ecode) : ERR_FRAMING;
+                    f_rel  = d_drop ? (!hd_z && c_ecode == ERR_FRAMING) : 1'b1;
                 end else if (!d_drop) begin        // tlast missing: drop to tlast
                     ctx_we = 1'b1; ctx_wd = {cx[CTX_W-1:BLK_W+8], ERR_FRAMING, c_chain};
                 end
@@ -339,23 +383,91 @@ module chan_engine #(
                 core_s_valid = 1'b1;
                 f_tok = 1'b0; f_data = !c_mac; f_last = c_lastx; f_fb = c_cbce; f_rel = c_lastx;
                 f_keep = (c_lastx && c_tail != {BLG{1'b0}}) ? {1'b0, c_tail} : {1'b1, {BLG{1'b0}}};
-                f_xor = c_cbcd ? c_chain : c_ctr ? s_axis_tdata : {BLK_W{1'b0}};
+                f_xor = c_cbcd ? c_chain : c_ctr ? hd_data : {BLK_W{1'b0}};
                 set_busy = c_cbce;
                 ctx_we = 1'b1;
                 ctx_wd = {c_op, c_slot, c_rem - 1'b1, c_tail, 1'b0, ERR_OK,
-                          c_cbcd ? s_axis_tdata : c_ctr ? c_ctr_next[BLK_W-1:0] : c_chain};
+                          c_cbcd ? hd_data : c_ctr ? c_ctr_next[BLK_W-1:0] : c_chain};
             end
         end
         f_meta = {f_ch, f_data, f_last, f_fb, f_tok, f_code, f_keep, f_rel, f_slot};
     end
 
     wire issue = core_s_valid;   // core_s_ready is part of every condition that sets it
+    reg              fw_v;                     // FIFO write register
+    reg  [IAW-1:0]   fw_a;
+    reg  [MW-1:0]    fw_meta;
+    reg  [BLK_W-1:0] fw_xor;
     always @(posedge clk) begin
-        if (issue) meta_ram[wr_ptr[IAW-1:0]] <= f_meta;
-        if (scrub) xor_ram[scr_a[IAW-1:0]] <= {BLK_W{1'b0}};
-        else if (issue) xor_ram[wr_ptr[IAW-1:0]] <= f_xor;
+        if (rst) fw_v <= 1'b0;
+        else     fw_v <= issue;
+        fw_a <= wr_ptr[IAW-1:0]; fw_meta <= f_meta; fw_xor <= f_xor;
+        if (fw_v) meta_ram[fw_a] <= fw_meta;
+        if (fw_v) xor_ram[fw_a] <= fw_xor;
+        else if (scrub) xor_ram[scr_a[IAW-1:0]] <= {BLK_W{1'b0}};
     end
 
+    // ------------------------------------------------------------------ head register loads
+    // The word a context read at channel t sees: this clock's decision, then the write
+    // register, then the RAM.
+    wire [CTX_W-1:0] ld_cx = (ctx_we && ctx_wa == s_axis_tdest) ? ctx_wd
+                           : (cw_v && cw_a == s_axis_tdest) ? cw_d : ctx_ram[s_axis_tdest];
+    wire [BLK_W-1:0] ld_co = (cout_we && h_ch == s_axis_tdest) ? cout_wd : cout_ram[s_axis_tdest];
+    // the flags of channel t after this clock (the vector updates below, for one channel)
+    wire ld_o  = (cmd_open && hc_ch == s_axis_tdest) || (open[s_axis_tdest] && !(d_close && hd_ch == s_axis_tdest));
+    wire ic_o  = (cmd_open && hc_ch == ic) || (open[ic] && !(d_close && hd_ch == ic));
+    wire ld_dr = (cmd_open && hc_ch == s_axis_tdest) ? !d_ok
+               : (d_go && hd_ch == s_axis_tdest) ? ((d_drop || c_mism) && !hd_last)
+               : drop[s_axis_tdest];
+    wire ld_z  = (d_go && !d_blk && hd_last && hd_ch == s_axis_tdest) ? 1'b0 : zab[s_axis_tdest];
+    wire ld_b  = (set_busy && hd_ch == s_axis_tdest)
+              || (busy[s_axis_tdest] && !(cout_we && h_ch == s_axis_tdest));
+    wire hd_cmd = cmd_open && (hc_ch == hd_ch);   // the command opens the waiting beat's channel
+    always @(posedge clk) begin
+        if (rst) begin
+            hc_v <= 1'b0; hd_v <= 1'b0;
+            hd_o <= 1'b0; hd_dr <= 1'b0; hd_z <= 1'b0; hd_b <= 1'b0;
+            hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
+        end else begin
+            // command head
+            if (hc_ld) begin
+                hc_v <= s_axis_cmd_tvalid;
+                hc_o <= ic_o;
+            end else if (d_close && hd_ch == hc_ch) begin
+                hc_o <= 1'b0;
+            end
+            // data head
+            if (hd_ld) begin
+                hd_v <= s_axis_tvalid;
+                hd_o <= ld_o; hd_dr <= ld_dr; hd_z <= ld_z; hd_b <= ld_b;
+                hd_cx <= ld_cx; hd_co <= ld_co;
+            end else begin
+                if (zeroize) begin
+                    hd_dr <= hd_dr || hd_o; hd_z <= hd_z || hd_o;
+                    hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
+                end else if (hd_cmd) begin
+                    hd_o <= 1'b1; hd_dr <= !d_ok; hd_cx <= cmd_wd;
+                end
+                if (cout_we && h_ch == hd_ch) begin
+                    hd_b <= 1'b0;
+                    if (!zeroize) hd_co <= cout_wd;
+                end
+            end
+        end
+    end
+    always @(posedge clk) begin
+        if (hc_ld) begin
+            hc_ch <= ic; hc_op <= i_op; hc_slotf <= i_slotf; hc_err0 <= i_err0;
+            hc_has_data <= (i_aad_len != 64'd0) || (i_pay_len != 64'd0);
+            hc_empty <= (i_pay_len == 64'd0);
+            hc_nblk <= {1'b0, i_pay_len[LEN_W-1:BLG]} + {{(BL_W-1){1'b0}}, !i_whole};
+            hc_tail <= i_pay_len[BLG-1:0];
+            hc_iv <= i_ivf[BLK_W-1:0];
+        end
+        if (hd_ld) begin
+            hd_ch <= s_axis_tdest; hd_last <= s_axis_tlast; hd_data <= s_axis_tdata;
+        end
+    end
     // ------------------------------------------------------------------ results
     wire [MW-1:0]    h_meta = meta_ram[rd_ptr[IAW-1:0]];
     wire [BLK_W-1:0] h_xor  = xor_ram[rd_ptr[IAW-1:0]];
@@ -364,14 +476,14 @@ module chan_engine #(
     wire [BLG:0]     h_keep = h_meta[SLOT_W+1 +: BLG+1];
     wire [7:0]       h_code = h_meta[SLOT_W+BLG+2 +: 8];
     wire             h_tok  = h_meta[SLOT_W+BLG+10];
-    wire             h_fb   = h_meta[SLOT_W+BLG+11];
+    assign           h_fb   = h_meta[SLOT_W+BLG+11];
     wire             h_last = h_meta[SLOT_W+BLG+12];
     wire             h_data = h_meta[SLOT_W+BLG+13];
-    wire [CH_W-1:0]  h_ch   = h_meta[MW-1 -: CH_W];
+    assign           h_ch   = h_meta[MW-1 -: CH_W];
     wire             h_ab   = (zleft != {(IAW+1){1'b0}});       // aborted by a zeroize
     wire             h_bad  = h_ab || (core_m_err && !h_tok);
     assign core_m_ready = (!m_axis_tvalid || m_axis_tready) && (!m_axis_sts_tvalid || m_axis_sts_tready);
-    wire take = core_m_valid && core_m_ready;
+    assign take = core_m_valid && core_m_ready;
     reg  [BLK_W-1:0] kmask;
     reg  [BB-1:0]    kbits;
     integer k;
@@ -386,10 +498,11 @@ module chan_engine #(
                                      : (h_bad ? ERR_ZEROIZED : ERR_OK);
     wire [127:0]     h_sval = (h_fb && !h_bad) ? {{(128-BLK_W){1'b0}}, core_m_data} : 128'd0;
     wire             dec_use = take && h_last && h_rel && !h_ab;
+    assign           cout_wd = h_bad ? {BLK_W{1'b0}} : core_m_data;
 
     always @(posedge clk) begin
         if (scrub) cout_ram[scr_a[CH_W-1:0]] <= {BLK_W{1'b0}};
-        else if (take && h_fb) cout_ram[h_ch] <= h_bad ? {BLK_W{1'b0}} : core_m_data;
+        else if (cout_we) cout_ram[h_ch] <= cout_wd;
     end
 
     // output registers
@@ -429,25 +542,23 @@ module chan_engine #(
             if (zeroize) zleft <= f_cnt - {{IAW{1'b0}}, take};
             else if (take && h_ab) zleft <= zleft - 1'b1;
             // busy: set at issue, cleared when the result leaves the core
-            if (take && h_fb) busy[h_ch] <= 1'b0;
-            if (set_busy) busy[dc] <= 1'b1;
+            if (cout_we) busy[h_ch] <= 1'b0;
+            if (set_busy) busy[hd_ch] <= 1'b1;
             if (zeroize) begin
                 drop <= drop | open;
                 zab  <= zab | open;
-            end else if (cmd_go) begin
-                if (!d_tok) begin
-                    open[cc] <= 1'b1;
-                    drop[cc] <= !d_ok;
-                end
+            end else if (cmd_open) begin
+                open[hc_ch] <= 1'b1;
+                drop[hc_ch] <= !d_ok;
             end else if (d_go) begin
                 if (d_drop || c_mism) begin
-                    if (s_axis_tlast) begin
-                        open[dc] <= 1'b0; drop[dc] <= 1'b0; zab[dc] <= 1'b0;
+                    if (hd_last) begin
+                        open[hd_ch] <= 1'b0; drop[hd_ch] <= 1'b0; zab[hd_ch] <= 1'b0;
                     end else begin
-                        drop[dc] <= 1'b1;
+                        drop[hd_ch] <= 1'b1;
                     end
                 end else if (c_lastx) begin
-                    open[dc] <= 1'b0;
+                    open[hd_ch] <= 1'b0;
                 end
             end
         end
