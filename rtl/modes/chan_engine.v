@@ -177,13 +177,25 @@ module chan_engine #(
     reg [NCH-1:0] drop;      // ... and its data is dropped up to tlast (error / zeroize)
     reg [NCH-1:0] zab;       // ... because of a zeroize
     reg [NCH-1:0] busy;      // a CBC-encryption / CBC-MAC block of the channel is in the core
+    // An issue decision's change to its channel's flags waits one clock in p_* and goes
+    // into the vectors the clock after (a read of the vectors forwards it).
+    reg              p_v;
+    reg  [CH_W-1:0]  p_ch;
+    reg              p_o, p_dr, p_z, p_b;      // new open, drop, zab; busy set
 
     // ------------------------------------------------------------------ context RAM
     // {op, slot, rem (blocks to come), tail (bytes of a short last block, 0 = whole),
-    //  first (no block issued yet), ecode, chain (IV / chaining value / counter)}
-    // Written one clock after the issue decision from the write register cw_* (or by the
-    // scrub); a read forwards the word of this clock's decision and the one in cw_*.
-    localparam CTX_W = 4 + SLOT_W + BL_W + BLG + 1 + 8 + BLK_W;
+    //  lastx (rem == 1), cbce (CBC encryption / CBC-MAC), first (no block issued yet),
+    //  ecode, chain (IV / chaining value / counter)}. Written one clock after the issue
+    // decision from the write register cw_* (or by the scrub); a read forwards cw_*.
+    localparam P_ECODE = BLK_W;
+    localparam P_FIRST = BLK_W + 8;
+    localparam P_CBCE  = BLK_W + 9;
+    localparam P_LASTX = BLK_W + 10;
+    localparam P_TAIL  = BLK_W + 11;
+    localparam P_REM   = P_TAIL + BLG;
+    localparam P_SLOT  = P_REM + BL_W;
+    localparam CTX_W   = P_SLOT + SLOT_W + 4;
     reg  [CTX_W-1:0] ctx_ram [0:NCH-1];
     reg  [BLK_W-1:0] cout_ram [0:NCH-1];       // CBC encryption: the last result per channel
     reg              ctx_we;                   // this clock's decision writes a context word
@@ -203,27 +215,30 @@ module chan_engine #(
     // ------------------------------------------------------------------ in-flight FIFO
     // meta: {ch, data, last, fb, tok, code, keep_n, rel, slot}; xor: the value the result
     // is XORed with (CBC decryption: previous ciphertext; CTR: the input block). An entry
-    // is written one clock after its issue from the write register fw_* (the core returns
-    // no result sooner than several clocks later).
+    // is written one clock after its issue from the write register fw_* (its result
+    // comes out of the core many clocks later).
     localparam MW = CH_W + 4 + 8 + (BLG + 1) + 1 + SLOT_W;
     reg  [MW-1:0]    meta_ram [0:(1 << IAW)-1];
     reg  [BLK_W-1:0] xor_ram  [0:(1 << IAW)-1];
     reg  [IAW:0]     wr_ptr, rd_ptr;
-    wire [IAW:0]     f_cnt  = wr_ptr - rd_ptr;
-    wire             f_full = f_cnt[IAW];
+    reg  [IAW:0]     f_n;                      // entries in use (issued, result not taken)
+    wire             f_full = f_n[IAW];
     reg  [IAW:0]     zleft;                    // entries aborted by the last zeroize
 
-    // ------------------------------------------------------------------ core
+    // ------------------------------------------------------------------ core and its input buffer
+    // Issued blocks go through a two-entry buffer (main sk_m*, spare sk_k*) into the core,
+    // so the issue decision sees only sk_room (a register), not the core's s_axis_tready.
     wire             core_s_ready;
-    reg              core_s_valid;
-    reg  [BLK_W-1:0] core_s_data;
-    reg              core_s_dec;
-    reg  [SLOT_W-1:0] core_s_slot;
     wire             core_m_valid;
     wire             core_m_ready;
     wire [BLK_W-1:0] core_m_data;
     wire             core_m_err;
-    wire             issue_free = core_s_ready && !f_full && !scrub && !zeroize;
+    reg              sk_mv, sk_kv;
+    reg  [BLK_W-1:0] sk_md, sk_kd;
+    reg  [SLOT_W-1:0] sk_ms, sk_ks;
+    reg              sk_mdec, sk_kdec;
+    wire             sk_room = !sk_kv;
+    wire             issue_free = sk_room && !f_full && !scrub && !zeroize;
 
     // result side, used by the forwarding below (defined under "results")
     wire             take;
@@ -257,21 +272,27 @@ module chan_engine #(
         else if ((i_slotf >> SLOT_W) != 8'd0)
             i_err0 = ERR_KEY;
     end
+    wire [BL_W-1:0] i_nblk = {1'b0, i_pay_len[LEN_W-1:BLG]} + {{(BL_W-1){1'b0}}, !i_whole};
 
     // ------------------------------------------------------------------ head registers
-    // The command head (hc_*) and the data head (hd_*) hold the next command and beat
-    // with copies of their channel's flags, context word and last result, read when
-    // they load and kept up to date while they wait: every change made in the clock
-    // they load or while they wait is forwarded into the copy. The issue decision
-    // uses these registers only.
+    // The command head (hc_*) and the data head (hd_*) hold the next command and beat.
+    // The flags of their channel, and the context bits the decision needs (lastx, cbce),
+    // are exact copies: read when the head loads, with every change of that clock
+    // forwarded, and kept up to date while the head waits. The rest of the context word
+    // (hd_cx) is read at the load too; a word written in the clock of the load (or while
+    // the head waits) reaches it one clock later through the write register (use_cw).
+    // The issue decision uses registers only.
     reg              hc_v;                     // command head
     reg  [CH_W-1:0]  hc_ch;
     reg  [3:0]       hc_op;
-    reg  [7:0]       hc_slotf;
+    reg  [SLOT_W-1:0] hc_slot;
+    reg              hc_shi;                   // slot field fits SLOT_W
     reg  [7:0]       hc_err0;
     reg              hc_has_data;              // aad_len or payload_len nonzero
     reg              hc_empty;                 // payload_len zero
     reg  [BL_W-1:0]  hc_nblk;
+    reg              hc_nblk1;                 // one block
+    reg              hc_cbce;                  // CBC encryption / CBC-MAC
     reg  [BLG-1:0]   hc_tail;
     reg  [BLK_W-1:0] hc_iv;
     reg              hc_o;                     // open[hc_ch]
@@ -280,41 +301,42 @@ module chan_engine #(
     reg              hd_last;
     reg  [BLK_W-1:0] hd_data;
     reg              hd_o, hd_dr, hd_z, hd_b;  // open, drop, zab, busy [hd_ch]
-    reg  [CTX_W-1:0] hd_cx;                    // ctx_ram[hd_ch]
+    reg              hd_lx, hd_cb;             // lastx, cbce of ctx_ram[hd_ch]
+    reg  [CTX_W-1:0] hd_cx;                    // ctx_ram[hd_ch] (but see use_cw)
+    reg              use_cw;                   // cw_d is hd_ch's newer word
     reg  [BLK_W-1:0] hd_co;                    // cout_ram[hd_ch]
 
     // ------------------------------------------------------------------ command decision
-    wire [SLOT_W-1:0] d_slot = hc_slotf[SLOT_W-1:0];
+    wire [SLOT_W-1:0] d_slot = hc_slot;
     wire [7:0] d_err  = (hc_err0 != ERR_OK) ? hc_err0 : usable[d_slot] ? ERR_OK : ERR_KEY;
-    wire       d_ok   = (d_err == ERR_OK);
+    wire       d_ok   = (hc_err0 == ERR_OK) && usable[d_slot];
     // a status with no data: an empty packet, or a refused one with no data beats
     wire       d_tok  = d_ok ? hc_empty : !hc_has_data;
-    wire       cmd_hold = key_valid && (hc_slotf == {{(8-SLOT_W){1'b0}}, key_slot});
+    wire       cmd_hold = key_valid && hc_shi && (hc_slot == key_slot);
     wire       sel_cmd  = hc_v && !hc_o && !cmd_hold && !scrub && !zeroize;   // has the issue slot
     wire       cmd_go   = sel_cmd && (!d_tok || issue_free);
     wire       cmd_open = cmd_go && !d_tok;    // opens its channel (and writes its context)
-    wire [CTX_W-1:0] cmd_wd = d_ok ? {hc_op, d_slot, hc_nblk, hc_tail, 1'b1, ERR_OK, hc_iv}
+    wire [CTX_W-1:0] cmd_wd = d_ok ? {hc_op, d_slot, hc_nblk, hc_tail, hc_nblk1, hc_cbce, 1'b1, ERR_OK, hc_iv}
                                    : {{(CTX_W-BLK_W-8){1'b0}}, d_err, {BLK_W{1'b0}}};
     assign s_axis_cmd_tready = (!hc_v || cmd_go) && !scrub && !zeroize && !rst;
     wire hc_ld = s_axis_cmd_tready;
 
     // ------------------------------------------------------------------ data decision
-    wire [CTX_W-1:0] cx = hd_cx;
+    wire [CTX_W-1:0] cx = use_cw ? cw_d : hd_cx;   // the head's context word
     wire [BLK_W-1:0] c_chain = cx[BLK_W-1:0];
-    wire [7:0]       c_ecode = cx[BLK_W +: 8];
-    wire             c_first = cx[BLK_W + 8];
-    wire [BLG-1:0]   c_tail  = cx[BLK_W + 9 +: BLG];
-    wire [BL_W-1:0]  c_rem   = cx[BLK_W + 9 + BLG +: BL_W];
-    wire [SLOT_W-1:0] c_slot = cx[BLK_W + 9 + BLG + BL_W +: SLOT_W];
+    wire [7:0]       c_ecode = cx[P_ECODE +: 8];
+    wire             c_first = cx[P_FIRST];
+    wire [BLG-1:0]   c_tail  = cx[P_TAIL +: BLG];
+    wire [BL_W-1:0]  c_rem   = cx[P_REM +: BL_W];
+    wire [SLOT_W-1:0] c_slot = cx[P_SLOT +: SLOT_W];
     wire [3:0]       c_op    = cx[CTX_W-1 -: 4];
-    wire c_cbce = TDEA ? (c_op == OP_TDEA_CBC_ENC) : (c_op == OP_CBC_ENC || c_op == OP_CBC_MAC);
     wire c_cbcd = TDEA ? (c_op == OP_TDEA_CBC_DEC) : (c_op == OP_CBC_DEC);
     wire c_mac  = !TDEA && (c_op == OP_CBC_MAC);
     wire c_ctr  = !TDEA && (c_op == OP_CTR);
     wire c_dec  = TDEA ? (c_op == OP_TDEA_ECB_DEC || c_op == OP_TDEA_CBC_DEC)
                        : (c_op == OP_ECB_DEC || c_op == OP_CBC_DEC);
-    wire c_lastx = (c_rem == {{(BL_W-1){1'b0}}, 1'b1});      // this beat must carry tlast
-    wire c_mism  = (hd_last != c_lastx);
+    wire c_last2 = (c_rem == {{(BL_W-2){1'b0}}, 2'd2});    // the next beat must carry tlast
+    wire c_mism  = (hd_last != hd_lx);
     // the counter block's successor (128-bit big-endian integer, byte 0 first)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
@@ -331,12 +353,16 @@ module chan_engine #(
     wire d_can  = hd_v && hd_o && !sel_cmd && !scrub && !zeroize;
     wire d_drop = hd_dr;
     wire d_blk  = !d_drop && !c_mism;                         // a block to the core
-    wire d_need = d_blk ? (issue_free && !(c_cbce && hd_b))
+    wire d_need = d_blk ? (issue_free && !(hd_cb && hd_b))
                         : (!hd_last || issue_free);           // a status token at tlast
     wire d_go   = d_can && d_need;
-    wire d_close = d_go && hd_last;            // the channel's packet ends (open cleared)
     assign s_axis_tready = (!hd_v || d_go) && !scrub && !zeroize && !rst;
     wire hd_ld = s_axis_tready;
+    // the head channel's flags after this clock's beat (the p_* update)
+    wire n_o  = !hd_last;
+    wire n_dr = (d_drop || c_mism) && !hd_last;
+    wire n_z  = ((d_drop || c_mism) && hd_last) ? 1'b0 : hd_z;
+    wire n_b  = d_blk && hd_cb;
 
     // ------------------------------------------------------------------ issue
     reg  [MW-1:0]    f_meta;
@@ -346,54 +372,53 @@ module chan_engine #(
     reg  [7:0]       f_code;
     reg  [BLG:0]     f_keep;
     reg  [SLOT_W-1:0] f_slot;
-    reg              set_busy;
-    reg              inc_use;                  // a packet opens on d_slot
-    // The core's input values come from the head registers alone (not from the issue
-    // decision): the core's s_axis_tready looks at the block's slot.
+    reg              issue;                    // a block or status token to the core
+    reg  [BLK_W-1:0] n_data;                   // ... its input block, slot, direction
+    reg  [SLOT_W-1:0] n_slot;
+    reg              n_dec;
+    wire             inc_use = cmd_open && d_ok;   // a packet opens on d_slot
     always @(*) begin
-        core_s_slot = sel_cmd ? d_slot : c_slot;
-        core_s_dec  = !sel_cmd && d_blk && c_dec;
-        core_s_data = (sel_cmd || !d_blk) ? {BLK_W{1'b0}}
-                    : c_cbce ? (hd_data ^ (c_first ? c_chain : hd_co))
-                    : c_ctr  ? c_chain : hd_data;
+        n_slot = sel_cmd ? d_slot : c_slot;
+        n_dec  = !sel_cmd && d_blk && c_dec;
+        n_data = (sel_cmd || !d_blk) ? {BLK_W{1'b0}}
+               : hd_cb ? (hd_data ^ (c_first ? c_chain : hd_co))
+               : c_ctr ? c_chain : hd_data;
     end
     always @(*) begin
-        core_s_valid = 1'b0;
+        issue = 1'b0;
         f_ch = hd_ch; f_data = 1'b0; f_last = 1'b1; f_fb = 1'b0; f_tok = 1'b1; f_rel = 1'b0;
         f_code = ERR_OK; f_keep = {(BLG+1){1'b0}}; f_slot = c_slot; f_xor = {BLK_W{1'b0}};
-        ctx_we = 1'b0; ctx_wa = hd_ch; ctx_wd = cx; set_busy = 1'b0; inc_use = 1'b0;
+        ctx_we = 1'b0; ctx_wa = hd_ch; ctx_wd = cx;
         if (cmd_go) begin
             ctx_wa = hc_ch; ctx_wd = cmd_wd;
             if (d_tok) begin                       // status now: through the core, in order
-                core_s_valid = 1'b1;
+                issue = 1'b1;
                 f_ch = hc_ch; f_code = d_err;
             end else begin                         // opens (refused: drops its data to tlast)
-                ctx_we = 1'b1; inc_use = d_ok;
+                ctx_we = 1'b1;
             end
         end else if (d_go) begin
             if (d_drop || c_mism) begin
                 if (hd_last) begin                 // the packet's status
-                    core_s_valid = 1'b1;
+                    issue = 1'b1;
                     f_code = d_drop ? (hd_z ? ERR_ZEROIZED : c_ecode) : ERR_FRAMING;
                     f_rel  = d_drop ? (!hd_z && c_ecode == ERR_FRAMING) : 1'b1;
                 end else if (!d_drop) begin        // tlast missing: drop to tlast
-                    ctx_we = 1'b1; ctx_wd = {cx[CTX_W-1:BLK_W+8], ERR_FRAMING, c_chain};
+                    ctx_we = 1'b1; ctx_wd = {cx[CTX_W-1:P_ECODE+8], ERR_FRAMING, c_chain};
                 end
             end else begin
-                core_s_valid = 1'b1;
-                f_tok = 1'b0; f_data = !c_mac; f_last = c_lastx; f_fb = c_cbce; f_rel = c_lastx;
-                f_keep = (c_lastx && c_tail != {BLG{1'b0}}) ? {1'b0, c_tail} : {1'b1, {BLG{1'b0}}};
+                issue = 1'b1;
+                f_tok = 1'b0; f_data = !c_mac; f_last = hd_lx; f_fb = hd_cb; f_rel = hd_lx;
+                f_keep = (hd_lx && c_tail != {BLG{1'b0}}) ? {1'b0, c_tail} : {1'b1, {BLG{1'b0}}};
                 f_xor = c_cbcd ? c_chain : c_ctr ? hd_data : {BLK_W{1'b0}};
-                set_busy = c_cbce;
                 ctx_we = 1'b1;
-                ctx_wd = {c_op, c_slot, c_rem - 1'b1, c_tail, 1'b0, ERR_OK,
+                ctx_wd = {c_op, c_slot, c_rem - 1'b1, c_tail, c_last2, hd_cb, 1'b0, ERR_OK,
                           c_cbcd ? hd_data : c_ctr ? c_ctr_next[BLK_W-1:0] : c_chain};
             end
         end
         f_meta = {f_ch, f_data, f_last, f_fb, f_tok, f_code, f_keep, f_rel, f_slot};
     end
 
-    wire issue = core_s_valid;   // core_s_ready is part of every condition that sets it
     reg              fw_v;                     // FIFO write register
     reg  [IAW-1:0]   fw_a;
     reg  [MW-1:0]    fw_meta;
@@ -407,46 +432,76 @@ module chan_engine #(
         else if (scrub) xor_ram[scr_a[IAW-1:0]] <= {BLK_W{1'b0}};
     end
 
+    // the core's input buffer
+    wire sk_mt = sk_mv && core_s_ready;        // the core takes the main entry
+    always @(posedge clk) begin
+        if (rst) begin
+            sk_mv <= 1'b0; sk_kv <= 1'b0;
+        end else if (sk_kv) begin
+            if (sk_mt) sk_kv <= 1'b0;          // the spare moves up (no issue: no room)
+        end else if (!sk_mv || sk_mt) begin
+            sk_mv <= issue;
+        end else if (issue) begin
+            sk_kv <= 1'b1;
+        end
+        if (sk_kv ? sk_mt : (!sk_mv || sk_mt)) begin
+            sk_md   <= sk_kv ? sk_kd : n_data;
+            sk_ms   <= sk_kv ? sk_ks : n_slot;
+            sk_mdec <= sk_kv ? sk_kdec : n_dec;
+        end
+        if (!sk_kv) begin
+            sk_kd <= n_data; sk_ks <= n_slot; sk_kdec <= n_dec;
+        end
+    end
+
     // ------------------------------------------------------------------ head register loads
-    // The word a context read at channel t sees: this clock's decision, then the write
-    // register, then the RAM.
-    wire [CTX_W-1:0] ld_cx = (ctx_we && ctx_wa == s_axis_tdest) ? ctx_wd
-                           : (cw_v && cw_a == s_axis_tdest) ? cw_d : ctx_ram[s_axis_tdest];
-    wire [BLK_W-1:0] ld_co = (cout_we && h_ch == s_axis_tdest) ? cout_wd : cout_ram[s_axis_tdest];
-    // the flags of channel t after this clock (the vector updates below, for one channel)
-    wire ld_o  = (cmd_open && hc_ch == s_axis_tdest) || (open[s_axis_tdest] && !(d_close && hd_ch == s_axis_tdest));
-    wire ic_o  = (cmd_open && hc_ch == ic) || (open[ic] && !(d_close && hd_ch == ic));
-    wire ld_dr = (cmd_open && hc_ch == s_axis_tdest) ? !d_ok
-               : (d_go && hd_ch == s_axis_tdest) ? ((d_drop || c_mism) && !hd_last)
-               : drop[s_axis_tdest];
-    wire ld_z  = (d_go && !d_blk && hd_last && hd_ch == s_axis_tdest) ? 1'b0 : zab[s_axis_tdest];
-    wire ld_b  = (set_busy && hd_ch == s_axis_tdest)
-              || (busy[s_axis_tdest] && !(cout_we && h_ch == s_axis_tdest));
+    // What a head loading channel t this clock copies: this clock's decision, then the
+    // pending updates (p_*, cw_*), then the flag vectors and RAMs.
+    wire [CH_W-1:0]  t    = s_axis_tdest;
+    wire             t_c  = cmd_open && (hc_ch == t);     // the command opens t
+    wire             t_d  = d_go && (hd_ch == t);         // the head beat of t goes
+    wire             t_p  = p_v && (p_ch == t);
+    wire [CTX_W-1:0] ld_cx = (cw_v && cw_a == t) ? cw_d : ctx_ram[t];
+    wire [BLK_W-1:0] ld_co = (cout_we && h_ch == t) ? cout_wd : cout_ram[t];
+    wire ld_o  = t_c ? 1'b1 : t_d ? n_o : t_p ? p_o : open[t];
+    wire ld_dr = t_c ? !d_ok : t_d ? n_dr : t_p ? p_dr : drop[t];
+    wire ld_z  = t_c ? 1'b0 : t_d ? n_z : t_p ? p_z : zab[t];
+    wire ld_b  = (t_d && n_b) || (!(cout_we && h_ch == t) && ((t_p && p_b) || busy[t]));
+    wire ld_lx = t_c ? (d_ok && hc_nblk1) : (t_d && d_blk) ? c_last2 : ld_cx[P_LASTX];
+    wire ld_cb = t_c ? (d_ok && hc_cbce)  : t_d ? hd_cb : ld_cx[P_CBCE];
+    wire ic_c  = cmd_open && (hc_ch == ic);
+    wire ic_d  = d_go && (hd_ch == ic);
+    wire ic_p  = p_v && (p_ch == ic);
+    wire ic_o  = ic_c ? 1'b1 : ic_d ? n_o : ic_p ? p_o : open[ic];
     wire hd_cmd = cmd_open && (hc_ch == hd_ch);   // the command opens the waiting beat's channel
     always @(posedge clk) begin
         if (rst) begin
-            hc_v <= 1'b0; hd_v <= 1'b0;
-            hd_o <= 1'b0; hd_dr <= 1'b0; hd_z <= 1'b0; hd_b <= 1'b0;
+            hc_v <= 1'b0; hd_v <= 1'b0; use_cw <= 1'b0;
+            hd_o <= 1'b0; hd_dr <= 1'b0; hd_z <= 1'b0; hd_b <= 1'b0; hd_lx <= 1'b0; hd_cb <= 1'b0;
             hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
         end else begin
             // command head
             if (hc_ld) begin
                 hc_v <= s_axis_cmd_tvalid;
                 hc_o <= ic_o;
-            end else if (d_close && hd_ch == hc_ch) begin
+            end else if (d_go && hd_last && hd_ch == hc_ch) begin
                 hc_o <= 1'b0;
             end
             // data head
             if (hd_ld) begin
                 hd_v <= s_axis_tvalid;
                 hd_o <= ld_o; hd_dr <= ld_dr; hd_z <= ld_z; hd_b <= ld_b;
+                hd_lx <= ld_lx; hd_cb <= ld_cb;
                 hd_cx <= ld_cx; hd_co <= ld_co;
+                use_cw <= ctx_we && (ctx_wa == t);
             end else begin
+                hd_cx <= cx; use_cw <= 1'b0;
                 if (zeroize) begin
                     hd_dr <= hd_dr || hd_o; hd_z <= hd_z || hd_o;
                     hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
                 end else if (hd_cmd) begin
-                    hd_o <= 1'b1; hd_dr <= !d_ok; hd_cx <= cmd_wd;
+                    hd_o <= 1'b1; hd_dr <= !d_ok; hd_z <= 1'b0;
+                    hd_lx <= d_ok && hc_nblk1; hd_cb <= d_ok && hc_cbce; use_cw <= 1'b1;
                 end
                 if (cout_we && h_ch == hd_ch) begin
                     hd_b <= 1'b0;
@@ -457,15 +512,17 @@ module chan_engine #(
     end
     always @(posedge clk) begin
         if (hc_ld) begin
-            hc_ch <= ic; hc_op <= i_op; hc_slotf <= i_slotf; hc_err0 <= i_err0;
+            hc_ch <= ic; hc_op <= i_op; hc_slot <= i_slotf[SLOT_W-1:0];
+            hc_shi <= ((i_slotf >> SLOT_W) == 8'd0); hc_err0 <= i_err0;
             hc_has_data <= (i_aad_len != 64'd0) || (i_pay_len != 64'd0);
             hc_empty <= (i_pay_len == 64'd0);
-            hc_nblk <= {1'b0, i_pay_len[LEN_W-1:BLG]} + {{(BL_W-1){1'b0}}, !i_whole};
+            hc_nblk <= i_nblk; hc_nblk1 <= (i_nblk == {{(BL_W-1){1'b0}}, 1'b1});
+            hc_cbce <= TDEA ? (i_op == OP_TDEA_CBC_ENC) : (i_op == OP_CBC_ENC || i_op == OP_CBC_MAC);
             hc_tail <= i_pay_len[BLG-1:0];
             hc_iv <= i_ivf[BLK_W-1:0];
         end
         if (hd_ld) begin
-            hd_ch <= s_axis_tdest; hd_last <= s_axis_tlast; hd_data <= s_axis_tdata;
+            hd_ch <= t; hd_last <= s_axis_tlast; hd_data <= s_axis_tdata;
         end
     end
     // ------------------------------------------------------------------ results
@@ -532,35 +589,35 @@ module chan_engine #(
     end
 
     // ------------------------------------------------------------------ state updates
+    wire [NCH-1:0] p_dec = p_v ? ({{(NCH-1){1'b0}}, 1'b1} << p_ch) : {NCH{1'b0}};
+    wire [NCH-1:0] o_e = (open & ~p_dec) | (p_dec & {NCH{p_o}});   // with p_* applied
+    wire [NCH-1:0] d_e = (drop & ~p_dec) | (p_dec & {NCH{p_dr}});
+    wire [NCH-1:0] z_e = (zab  & ~p_dec) | (p_dec & {NCH{p_z}});
+    wire [NCH-1:0] b_clr = cout_we ? ({{(NCH-1){1'b0}}, 1'b1} << h_ch) : {NCH{1'b0}};
     always @(posedge clk) begin
         if (rst) begin
             wr_ptr <= {(IAW+1){1'b0}}; rd_ptr <= {(IAW+1){1'b0}}; zleft <= {(IAW+1){1'b0}};
+            f_n <= {(IAW+1){1'b0}}; p_v <= 1'b0;
             open <= {NCH{1'b0}}; drop <= {NCH{1'b0}}; zab <= {NCH{1'b0}}; busy <= {NCH{1'b0}};
         end else begin
             if (issue) wr_ptr <= wr_ptr + 1'b1;
             if (take)  rd_ptr <= rd_ptr + 1'b1;
-            if (zeroize) zleft <= f_cnt - {{IAW{1'b0}}, take};
+            if (issue && !take) f_n <= f_n + 1'b1;
+            else if (take && !issue) f_n <= f_n - 1'b1;
+            if (zeroize) zleft <= f_n - {{IAW{1'b0}}, take};
             else if (take && h_ab) zleft <= zleft - 1'b1;
+            // flags: this clock's decision into p_*, p_* into the vectors
+            p_v  <= cmd_open || d_go;
+            p_ch <= cmd_open ? hc_ch : hd_ch;
+            p_o  <= cmd_open ? 1'b1 : n_o;
+            p_dr <= cmd_open ? !d_ok : n_dr;
+            p_z  <= cmd_open ? 1'b0 : n_z;
+            p_b  <= !cmd_open && n_b;
+            open <= o_e;
+            drop <= zeroize ? (d_e | o_e) : d_e;
+            zab  <= zeroize ? (z_e | o_e) : z_e;
             // busy: set at issue, cleared when the result leaves the core
-            if (cout_we) busy[h_ch] <= 1'b0;
-            if (set_busy) busy[hd_ch] <= 1'b1;
-            if (zeroize) begin
-                drop <= drop | open;
-                zab  <= zab | open;
-            end else if (cmd_open) begin
-                open[hc_ch] <= 1'b1;
-                drop[hc_ch] <= !d_ok;
-            end else if (d_go) begin
-                if (d_drop || c_mism) begin
-                    if (hd_last) begin
-                        open[hd_ch] <= 1'b0; drop[hd_ch] <= 1'b0; zab[hd_ch] <= 1'b0;
-                    end else begin
-                        drop[hd_ch] <= 1'b1;
-                    end
-                end else if (c_lastx) begin
-                    open[hd_ch] <= 1'b0;
-                end
-            end
+            busy <= (busy | (p_b ? p_dec : {NCH{1'b0}})) & ~b_clr;
         end
     end
 
@@ -590,8 +647,8 @@ module chan_engine #(
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid && key_slot_idle), .key_ready(core_key_ready),
                 .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data[191:0]),
-                .s_axis_tvalid(core_s_valid), .s_axis_tready(core_s_ready),
-                .s_axis_tdata(core_s_data), .s_axis_tuser({1'b0, core_s_slot, core_s_dec}),
+                .s_axis_tvalid(sk_mv), .s_axis_tready(core_s_ready),
+                .s_axis_tdata(sk_md), .s_axis_tuser({1'b0, sk_ms, sk_mdec}),
                 .m_axis_tvalid(core_m_valid), .m_axis_tready(core_m_ready),
                 .m_axis_tdata(core_m_data), .m_axis_tuser(m_user));
             assign core_m_err = m_user[0];
@@ -604,8 +661,8 @@ module chan_engine #(
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid && key_slot_idle), .key_ready(core_key_ready),
                 .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-                .s_axis_tvalid(core_s_valid), .s_axis_tready(core_s_ready),
-                .s_axis_tdata(core_s_data), .s_axis_tuser({1'b0, core_s_slot, core_s_dec}),
+                .s_axis_tvalid(sk_mv), .s_axis_tready(core_s_ready),
+                .s_axis_tdata(sk_md), .s_axis_tuser({1'b0, sk_ms, sk_mdec}),
                 .m_axis_tvalid(core_m_valid), .m_axis_tready(core_m_ready),
                 .m_axis_tdata(core_m_data), .m_axis_tuser(m_user));
             assign core_m_err = m_user[0];
