@@ -220,7 +220,7 @@ module chan_engine #(
     localparam MW = CH_W + 4 + 8 + (BLG + 1) + 1 + SLOT_W;
     reg  [MW-1:0]    meta_ram [0:(1 << IAW)-1];
     reg  [BLK_W-1:0] xor_ram  [0:(1 << IAW)-1];
-    reg  [IAW:0]     wr_ptr, rd_ptr;
+    reg  [IAW-1:0]   wr_ptr, rd_ptr;       // write / read pointers
     reg  [IAW:0]     f_n;                      // entries in use (issued, result not taken)
     wire             f_full = f_n[IAW];
     reg  [IAW:0]     zleft;                    // entries aborted by the last zeroize
@@ -304,7 +304,6 @@ module chan_engine #(
     reg              hd_lx, hd_cb;             // lastx, cbce of ctx_ram[hd_ch]
     reg  [CTX_W-1:0] hd_cx;                    // ctx_ram[hd_ch] (but see use_cw)
     reg              use_cw;                   // cw_d is hd_ch's newer word
-    reg  [BLK_W-1:0] hd_co;                    // cout_ram[hd_ch]
 
     // ------------------------------------------------------------------ command decision
     wire [SLOT_W-1:0] d_slot = hc_slot;
@@ -330,6 +329,7 @@ module chan_engine #(
     wire [BL_W-1:0]  c_rem   = cx[P_REM +: BL_W];
     wire [SLOT_W-1:0] c_slot = cx[P_SLOT +: SLOT_W];
     wire [3:0]       c_op    = cx[CTX_W-1 -: 4];
+    wire [BLK_W-1:0] c_cout = cout_ram[hd_ch];   // written at the result, before the busy flag clears
     wire c_cbcd = TDEA ? (c_op == OP_TDEA_CBC_DEC) : (c_op == OP_CBC_DEC);
     wire c_mac  = !TDEA && (c_op == OP_CBC_MAC);
     wire c_ctr  = !TDEA && (c_op == OP_CTR);
@@ -381,7 +381,7 @@ module chan_engine #(
         n_slot = sel_cmd ? d_slot : c_slot;
         n_dec  = !sel_cmd && d_blk && c_dec;
         n_data = (sel_cmd || !d_blk) ? {BLK_W{1'b0}}
-               : hd_cb ? (hd_data ^ (c_first ? c_chain : hd_co))
+               : hd_cb ? (hd_data ^ (c_first ? c_chain : c_cout))
                : c_ctr ? c_chain : hd_data;
     end
     always @(*) begin
@@ -426,7 +426,7 @@ module chan_engine #(
     always @(posedge clk) begin
         if (rst) fw_v <= 1'b0;
         else     fw_v <= issue;
-        fw_a <= wr_ptr[IAW-1:0]; fw_meta <= f_meta; fw_xor <= f_xor;
+        fw_a <= wr_ptr; fw_meta <= f_meta; fw_xor <= f_xor;
         if (fw_v) meta_ram[fw_a] <= fw_meta;
         if (fw_v) xor_ram[fw_a] <= fw_xor;
         else if (scrub) xor_ram[scr_a[IAW-1:0]] <= {BLK_W{1'b0}};
@@ -462,7 +462,6 @@ module chan_engine #(
     wire             t_d  = d_go && (hd_ch == t);         // the head beat of t goes
     wire             t_p  = p_v && (p_ch == t);
     wire [CTX_W-1:0] ld_cx = (cw_v && cw_a == t) ? cw_d : ctx_ram[t];
-    wire [BLK_W-1:0] ld_co = (cout_we && h_ch == t) ? cout_wd : cout_ram[t];
     wire ld_o  = t_c ? 1'b1 : t_d ? n_o : t_p ? p_o : open[t];
     wire ld_dr = t_c ? !d_ok : t_d ? n_dr : t_p ? p_dr : drop[t];
     wire ld_z  = t_c ? 1'b0 : t_d ? n_z : t_p ? p_z : zab[t];
@@ -478,7 +477,7 @@ module chan_engine #(
         if (rst) begin
             hc_v <= 1'b0; hd_v <= 1'b0; use_cw <= 1'b0;
             hd_o <= 1'b0; hd_dr <= 1'b0; hd_z <= 1'b0; hd_b <= 1'b0; hd_lx <= 1'b0; hd_cb <= 1'b0;
-            hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
+            hd_cx <= {CTX_W{1'b0}};
         end else begin
             // command head
             if (hc_ld) begin
@@ -492,21 +491,18 @@ module chan_engine #(
                 hd_v <= s_axis_tvalid;
                 hd_o <= ld_o; hd_dr <= ld_dr; hd_z <= ld_z; hd_b <= ld_b;
                 hd_lx <= ld_lx; hd_cb <= ld_cb;
-                hd_cx <= ld_cx; hd_co <= ld_co;
+                hd_cx <= ld_cx;
                 use_cw <= ctx_we && (ctx_wa == t);
             end else begin
                 hd_cx <= cx; use_cw <= 1'b0;
                 if (zeroize) begin
                     hd_dr <= hd_dr || hd_o; hd_z <= hd_z || hd_o;
-                    hd_cx <= {CTX_W{1'b0}}; hd_co <= {BLK_W{1'b0}};
+                    hd_cx <= {CTX_W{1'b0}};
                 end else if (hd_cmd) begin
                     hd_o <= 1'b1; hd_dr <= !d_ok; hd_z <= 1'b0;
                     hd_lx <= d_ok && hc_nblk1; hd_cb <= d_ok && hc_cbce; use_cw <= 1'b1;
                 end
-                if (cout_we && h_ch == hd_ch) begin
-                    hd_b <= 1'b0;
-                    if (!zeroize) hd_co <= cout_wd;
-                end
+                if (cout_we && h_ch == hd_ch) hd_b <= 1'b0;
             end
         end
     end
@@ -526,8 +522,22 @@ module chan_engine #(
         end
     end
     // ------------------------------------------------------------------ results
-    wire [MW-1:0]    h_meta = meta_ram[rd_ptr[IAW-1:0]];
-    wire [BLK_W-1:0] h_xor  = xor_ram[rd_ptr[IAW-1:0]];
+    // The FIFO's head entry is a register (h_meta, h_xor): at a result it loads the next
+    // entry (from the RAM at rd_nx = rd_ptr + 1, or from fw_* when it is written now);
+    // while it waits, an entry written to rd_ptr goes in from fw_*.
+    reg  [IAW-1:0]   rd_nx;
+    reg  [MW-1:0]    h_meta;
+    reg  [BLK_W-1:0] h_xor;
+    always @(posedge clk) begin
+        if (take) begin
+            h_meta <= (fw_v && fw_a == rd_nx) ? fw_meta : meta_ram[rd_nx];
+            h_xor  <= (fw_v && fw_a == rd_nx) ? fw_xor  : xor_ram[rd_nx];
+        end else if (fw_v && fw_a == rd_ptr) begin
+            h_meta <= fw_meta;
+            h_xor  <= fw_xor;
+        end
+        if (rst || zeroize) h_xor <= {BLK_W{1'b0}};
+    end
     wire [SLOT_W-1:0] h_slot = h_meta[SLOT_W-1:0];
     wire             h_rel  = h_meta[SLOT_W];
     wire [BLG:0]     h_keep = h_meta[SLOT_W+1 +: BLG+1];
@@ -596,12 +606,14 @@ module chan_engine #(
     wire [NCH-1:0] b_clr = cout_we ? ({{(NCH-1){1'b0}}, 1'b1} << h_ch) : {NCH{1'b0}};
     always @(posedge clk) begin
         if (rst) begin
-            wr_ptr <= {(IAW+1){1'b0}}; rd_ptr <= {(IAW+1){1'b0}}; zleft <= {(IAW+1){1'b0}};
+            wr_ptr <= {IAW{1'b0}}; rd_ptr <= {IAW{1'b0}}; zleft <= {(IAW+1){1'b0}};
+            rd_nx <= {{(IAW-1){1'b0}}, 1'b1};
             f_n <= {(IAW+1){1'b0}}; p_v <= 1'b0;
             open <= {NCH{1'b0}}; drop <= {NCH{1'b0}}; zab <= {NCH{1'b0}}; busy <= {NCH{1'b0}};
         end else begin
             if (issue) wr_ptr <= wr_ptr + 1'b1;
-            if (take)  rd_ptr <= rd_ptr + 1'b1;
+            if (take)  rd_ptr <= rd_nx;
+            if (take)  rd_nx  <= rd_nx + 1'b1;
             if (issue && !take) f_n <= f_n + 1'b1;
             else if (take && !issue) f_n <= f_n - 1'b1;
             if (zeroize) zleft <= f_n - {{IAW{1'b0}}, take};
