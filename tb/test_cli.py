@@ -676,10 +676,13 @@ def test_bench_channels():
         assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3)
         depth = r["pipeline_depth"]
         assert depth == (14 if bb == 16 else 48)
-        assert depth <= r["latency_cycles"] <= depth + 3, r
+        # the core latency (depth, or a clock or two more), the engine's head register,
+        # input buffer and output register; the first beat also waits in the head register
+        # while the commands queued before it (one per channel) go first
+        assert depth <= r["latency_cycles"] <= depth + 6 + (r["channels"] - 1), r
         if r["channels"] == 1:
-            # one block per loop: latency .. latency + 2 clocks per block
-            assert 1 / (depth + 3) <= r["blocks_per_clock_per_pipe"] <= 1 / depth, r
+            # one block per loop: the core latency plus 2 or 3 clocks per block
+            assert 1 / (depth + 5) <= r["blocks_per_clock_per_pipe"] <= 1 / depth, r
         else:
             assert r["blocks_per_clock_per_pipe"] >= 0.95, r
 

@@ -7,12 +7,15 @@
 // A channel is a packet context held in a context RAM indexed by the channel number:
 // op, key slot, blocks to come, chaining value or counter. Commands (the 512-bit command
 // beat of the mode engines, data/mode_engine.yaml) and data beats name their channel in
-// tdest; data beats of different channels may interleave beat by beat. Each block is
-// issued to the core the clock it is taken from s_axis, with its context read and
-// written back in that clock; what the result needs afterwards (channel, flags, the
-// value it is XORed with) goes into an in-flight FIFO beside the core, which returns
-// blocks in issue order, so results need no tag. Results leave on m_axis (and the
-// packet's status on m_axis_sts) in the order they were issued, named by tdest.
+// tdest; data beats of different channels may interleave beat by beat. The issue is
+// two-stage: a taken command or beat goes into a head register with copies of its
+// channel's flags and context, kept current by forwarding; the clock after, the issue
+// decision, made from registers only, sends it (or its status token) through a
+// two-entry buffer into the core and writes the context back through a write
+// register. What the result needs afterwards (channel, flags, the value it is XORed
+// with) goes into an in-flight FIFO beside the core, which returns blocks in issue
+// order, so results need no tag. Results leave on m_axis (and the packet's status on
+// m_axis_sts) in the order they were issued, named by tdest.
 //
 // Ops: AES (CORE "aes"): ECB encrypt/decrypt, CBC encrypt/decrypt, CBC-MAC, CTR; TDEA
 // (CORE "tdea"): TDEA ECB/CBC encrypt/decrypt. CBC encryption and CBC-MAC keep one block
@@ -57,12 +60,16 @@
 //   m_axis_sts_tvalid/tready/tdata[135:0]/tdest : one status beat per packet, after its
 //                         last result: [135:128] error code, [127:0] value (CBC encryption
 //                         and CBC-MAC: the last ciphertext block = the MAC; else 0)
-// Timing: a block taken at edge E enters the core at E; the core's latency (aes_pipe
-//   NR_MAX * ROUND_REGS, tdea_pipe 48 * ROUND_REGS) plus one output register later it is
-//   on m_axis (data handshake to result handshake: 16 clocks for aes_pipe NR_MAX 14,
-//   ROUND_REGS 1; 49 for tdea_pipe RND_REGS 1). A CBC-encryption channel can issue its
-//   next block the clock after its result leaves the core: one block per 16 (49)
-//   clocks, so 16 (49) channels fill the pipeline (docs/channels.md, "Timing").
+// Timing: a beat taken at edge E is decided in the clock after E (a command waiting in
+//   the command head goes first), enters the core's input buffer at E + 1 and the core
+//   at E + 2 when the core is ready; its result is on m_axis one output register after
+//   the core presents it. Data handshake to result handshake: 18 clocks on aes_pipe
+//   NR_MAX 14, ROUND_REGS 1, 51 on tdea_pipe RND_REGS 1 (19 / 52 for a packet's first
+//   beat taken in the clock of its command). A CBC-encryption channel's next block
+//   enters the core 2 clocks after its result leaves the core: a loop of 17 (50) clocks,
+//   so 17 (50) channels fill the pipeline (docs/channels.md, "Timing").
+//   s_axis_tready / s_axis_cmd_tready: the head register is empty or its beat / command
+//   leaves this clock, and no scrub, zeroize or rst; never a function of their tvalid.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
