@@ -14,6 +14,8 @@
 //   2: [SR SB] reg [MC ARK] reg
 //   3: [SR SB] reg [MC] reg [ARK] reg
 //   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg
+//   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
+//      [MC ARK] reg
 // With 4, a second register follows the S-boxes with no logic in between: it carries the
 // state from the S-box LUTs to the MixColumns logic, so that route gets a clock of its
 // own. (Registers before the S-boxes do not survive Yosys: memory_dff folds them into
@@ -140,7 +142,8 @@ module aes_pipe_stage #(
             always @(posedge clk) rk_q <= rk_ok ? rk_mem : 128'd0;
 
             // per-register control of the block entering register k
-            // (the last register's dec and byp are not needed: ARK is the same for both)
+            // (the last register's dec and byp are not needed: ARK is the same for both;
+            // except dec with SBOX_IMPL = 2, where MixColumns feeds that register)
             wire [ROUND_REGS-1:0] ok  = ctl_ok;
             /* verilator lint_off UNUSEDSIGNAL */
             wire [ROUND_REGS-1:0] dec = ctl_dec;
@@ -205,10 +208,13 @@ module aes_pipe_stage #(
             // ---- registers -------------------------------------------------------------------
             wire [127:0] ark_in;     // state before the AddRoundKey of this stage
             if (SBOX_IMPL == 2) begin : g_r4_bram
-                // Block-RAM S-boxes, ROUND_REGS = 4 (checked above): register 0 is the
-                // address register of the block RAMs (sub_data of g_r4), register 1 their
-                // output register (delay_data of g_r4), then MixColumns -> mix_data and
-                // AddRoundKey -> ark_data as in g_r4: same latency, same control.
+                // Block-RAM S-boxes, ROUND_REGS = 4 (checked above), same latency and
+                // control as g_r4:
+                //   register 0: the block RAMs' address registers ([SR] -> RAM address)
+                //   register 1: the block RAMs' output registers (SubBytes)
+                //   register 2: copy_data, a fabric copy of the RAM outputs (no logic in
+                //               between: the route from the RAM row gets a clock of its own)
+                //   register 3: ark_data = MixColumns -> AddRoundKey
                 // Register 0 (the RAMs' address registers, which have no reset) loads zero
                 // unless a valid, not bypassed block enters it; register 1 (the output
                 // registers, synchronous clear) reads zero unless one enters it. A bypassed
@@ -228,16 +234,16 @@ module aes_pipe_stage #(
                         .b_in(sb_in_a[16*c+8 +: 8]), .b_inv(sb_dec), .b_clr(sb_clr),
                         .b_out(sb_q[16*c+8 +: 8]));
                 end
-                reg [127:0] byp_a, byp_b, byp_c, mix_data;
+                reg [127:0] byp_a, byp_b, byp_c, copy_data;
                 always @(posedge clk) begin
-                    byp_a    <= (ok[0] && byp[0]) ? in_data : 128'd0;
-                    byp_b    <= ok[1] ? byp_a : 128'd0;
-                    byp_c    <= ok[2] ? byp_b : 128'd0;
-                    mix_data <= ok[2] ? mc_out : 128'd0;
+                    byp_a     <= (ok[0] && byp[0]) ? in_data : 128'd0;
+                    byp_b     <= ok[1] ? byp_a : 128'd0;
+                    byp_c     <= ok[2] ? byp_b : 128'd0;
+                    copy_data <= ok[2] ? sb_q : 128'd0;
                 end
-                assign mc_in   = sb_q;
-                assign mc_dec  = dec[2];
-                assign ark_in  = mix_data | byp_c;
+                assign mc_in   = copy_data;
+                assign mc_dec  = dec[3];
+                assign ark_in  = mc_out | byp_c;
             end else if (ROUND_REGS == 1) begin : g_r1
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
