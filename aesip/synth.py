@@ -82,6 +82,10 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         "sub1": {"ROUND_REGS": 2},
         "sub2": {"ROUND_REGS": 3},
         "r4": {"ROUND_REGS": 4},
+        # block-RAM S-boxes (SBOX_IMPL 2, aes_sbox_bram: DP16KD / RAMB18E1 with the output
+        # register), which need ROUND_REGS 4: the full-size core and AES-128 encrypt
+        "bram": {"ROUND_REGS": 4, "SBOX_IMPL": 2},
+        "aes128-enc-bram": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 2},
     },
 }
 
@@ -268,10 +272,18 @@ def _run(cmd: list[str], log: Path, what: str, timeout: float | None) -> None:
     _log(f"    {what} done in {time.time() - t0:.1f} s")
 
 
+# Verilog define per target that selects the family's block-RAM primitive in
+# rtl/common/aes_sbox_bram.v (the S-boxes of aes_pipe SBOX_IMPL = 2): DP16KD with its
+# output register on ECP5, RAMB18E1 with DOA_REG/DOB_REG on 7-series. Other targets
+# (ice40) get no define, hence the inferred ROM of the simulation model.
+FAMILY_DEFINES = {"ecp5": "AESIP_BRAM_ECP5", "xc7": "AESIP_BRAM_XC7"}
+
+
 def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
     files = " ".join(job.sources + list(extra or []))
     incs = "".join(f" -I{d}" for d in job.include_dirs)
-    return [f"read_verilog -defer{incs} {files}"]
+    defs = f" -D {FAMILY_DEFINES[job.target]}" if job.target in FAMILY_DEFINES else ""
+    return [f"read_verilog -defer{defs}{incs} {files}"]
 
 
 def _chparams(job: Job) -> list[str]:

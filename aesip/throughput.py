@@ -30,6 +30,9 @@ ROWS = [
     ("iter128", "two-stage-enc", ("iter128-2st-enc", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "default", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "aes128-enc", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    # block-RAM S-boxes: the same one block per clock (bench of the default pipe)
+    ("pipe", "bram", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("pipe", "aes128-enc-bram", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("ccm-iter32", "default", ("ccm-iter32", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-iter128", "default", ("ccm-iter128", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-pipe", "default", ("ccm-pipe", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),

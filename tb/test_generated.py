@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generated files must match their generators (no hand edits, no stale outputs):
 the engine interface (data/mode_engine.yaml -> rtl/modes/aes_mode_if.vh, aesip/iface.py,
-the tables in docs/mode_engine.md; aesip.gen_iface) and the composite-field S-box
-(rtl/common/aes_sbox_comp.v; aesip.gen_sbox_comp). Everything is regenerated in memory.
+the tables in docs/mode_engine.md; aesip.gen_iface), the composite-field S-box
+(rtl/common/aes_sbox_comp.v; aesip.gen_sbox_comp) and the block-RAM S-box table
+(rtl/common/aes_sbox_bram_table.vh; aesip.gen_sbox_bram). Everything is regenerated in memory.
 Plus checks of the spec itself against the documented layout and the RTL's port widths."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 
 import pytest
 
-from aesip import gen_csr, gen_iface, gen_sbox_comp, iface
+from aesip import gen_csr, gen_iface, gen_sbox_bram, gen_sbox_comp, iface
 from aesip.rtl import ROOT, RTL
 
 OUTPUTS = gen_iface.generate()
@@ -26,6 +27,12 @@ def test_sbox_comp_up_to_date():
     path = RTL / "common" / "aes_sbox_comp.v"
     assert path.read_text() == gen_sbox_comp.generate(), \
         f"{path.relative_to(ROOT)} differs from python -m aesip.gen_sbox_comp"
+
+
+def test_sbox_bram_table_up_to_date():
+    path = gen_sbox_bram.PATH
+    assert path.read_text() == gen_sbox_bram.generate(), \
+        f"{path.relative_to(ROOT)} differs from python -m aesip.gen_sbox_bram"
 
 
 def test_check_mode_detects_drift(tmp_path, monkeypatch):

@@ -17,7 +17,9 @@
 // a valid block without err enters it.
 //
 // Parameters
-//   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes (default 0)
+//   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes, 2 block-RAM S-boxes in the
+//                round stages (aes_sbox_bram; only with ROUND_REGS = 4; the key expander
+//                then uses table S-boxes) (default 0)
 //   SLOT_W     : key-slot index width, 2**SLOT_W key slots (>= 1, default 1)
 //   TAG_W      : sideband tag width (>= 1, default 8)
 //   NR_MAX     : 10, 12 or 14 (default 14): largest supported key (AES-128/192/256).
@@ -95,8 +97,10 @@ module aes_pipe #(
 
     // parameter limits (documented above), checked at elaboration
     generate
-        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_pipe_SBOX_IMPL_not_0_or_1,
-                     "aes_pipe: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SBOX_IMPL >= 0 && SBOX_IMPL <= 2, aes_pipe_SBOX_IMPL_not_0_to_2,
+                     "aes_pipe: SBOX_IMPL must be 0 or 1 or 2")
+        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4, aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4,
+                     "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4")
         `AESIP_CHECK(SLOT_W >= 1, aes_pipe_SLOT_W_below_1, "aes_pipe: SLOT_W must be >= 1")
         `AESIP_CHECK(TAG_W >= 1, aes_pipe_TAG_W_below_1, "aes_pipe: TAG_W must be >= 1")
         `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_NR_MAX_not_10_12_14,
@@ -343,7 +347,7 @@ module aes_pipe #(
         end
         kx_start <= !(rst || zeroize) && key_hs && kl_fits;
     end
-    aes_key_expand #(.SBOX_IMPL(SBOX_IMPL)) u_kexp (
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2) ? 0 : SBOX_IMPL)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));

@@ -14,6 +14,8 @@
 //   2: [SR SB] reg [MC ARK] reg
 //   3: [SR SB] reg [MC] reg [ARK] reg
 //   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg
+//   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
+//      [MC ARK] reg
 // With 4, a second register follows the S-boxes with no logic in between: it carries the
 // state from the S-box LUTs to the MixColumns logic, so that route gets a clock of its
 // own. (Registers before the S-boxes do not survive Yosys: memory_dff folds them into
@@ -36,7 +38,9 @@
 // after a zeroize carry zero data, and no state is left behind once the blocks have passed.
 //
 // Parameters
-//   SBOX_IMPL  : S-box implementation (aes_sbox IMPL: 0 table, 1 composite field)
+//   SBOX_IMPL  : S-box implementation: 0 table, 1 composite field (aes_sbox IMPL), 2 block
+//                RAM (aes_sbox_bram, two S-boxes per RAM; needs ROUND_REGS = 4: the RAM's
+//                address and output registers are the stage's registers 0 and 1)
 //   SLOT_W     : key-slot index width (>= 1)
 //   NR_MAX     : 10, 12 or 14 (number of round stages)
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (per block, ctl_dec)
@@ -84,8 +88,10 @@ module aes_pipe_stage #(
 );
     // parameter limits (documented above), checked at elaboration
     generate
-        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_pipe_stage_SBOX_IMPL_not_0_or_1,
-                     "aes_pipe_stage: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SBOX_IMPL >= 0 && SBOX_IMPL <= 2, aes_pipe_stage_SBOX_IMPL_not_0_to_2,
+                     "aes_pipe_stage: SBOX_IMPL must be 0 or 1 or 2")
+        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4, aes_pipe_stage_SBOX_IMPL_2_needs_ROUND_REGS_4,
+                     "aes_pipe_stage: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4")
         `AESIP_CHECK(SLOT_W >= 1, aes_pipe_stage_SLOT_W_below_1,
                      "aes_pipe_stage: SLOT_W must be >= 1")
         `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_stage_NR_MAX_not_10_12_14,
@@ -136,7 +142,8 @@ module aes_pipe_stage #(
             always @(posedge clk) rk_q <= rk_ok ? rk_mem : 128'd0;
 
             // per-register control of the block entering register k
-            // (the last register's dec and byp are not needed: ARK is the same for both)
+            // (the last register's dec and byp are not needed: ARK is the same for both;
+            // except dec with SBOX_IMPL = 2, where MixColumns feeds that register)
             wire [ROUND_REGS-1:0] ok  = ctl_ok;
             /* verilator lint_off UNUSEDSIGNAL */
             wire [ROUND_REGS-1:0] dec = ctl_dec;
@@ -169,10 +176,18 @@ module aes_pipe_stage #(
             // stage, Yosys (memory_dff) folds the register in front of it into the table's
             // read port and merges the AddRoundKey before that register into every table,
             // about 75% more LUTs per round on xc7 (measured).
-            for (c = 0; c < 16; c = c + 1) begin : g_sb
-                (* keep_hierarchy *)
-                aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
-                    .in(sb_in_a[8*c +: 8]), .inv(sb_dec), .out(sb_out[8*c +: 8]));
+            if (SBOX_IMPL != 2) begin : g_sbt
+                for (c = 0; c < 16; c = c + 1) begin : g_sb
+                    (* keep_hierarchy *)
+                    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
+                        .in(sb_in_a[8*c +: 8]), .inv(sb_dec), .out(sb_out[8*c +: 8]));
+                end
+            end else begin : g_sbn
+                // block RAM: the S-boxes are the aes_sbox_bram pairs of g_r4_bram below
+                assign sb_out = 128'd0;
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_sb = ^sb_out;
+                /* verilator lint_on UNUSEDSIGNAL */
             end
 
             // MixColumns / InvMixColumns (identity in the final stage)
@@ -192,7 +207,44 @@ module aes_pipe_stage #(
 
             // ---- registers -------------------------------------------------------------------
             wire [127:0] ark_in;     // state before the AddRoundKey of this stage
-            if (ROUND_REGS == 1) begin : g_r1
+            if (SBOX_IMPL == 2) begin : g_r4_bram
+                // Block-RAM S-boxes, ROUND_REGS = 4 (checked above), same latency and
+                // control as g_r4:
+                //   register 0: the block RAMs' address registers ([SR] -> RAM address)
+                //   register 1: the block RAMs' output registers (SubBytes)
+                //   register 2: copy_data, a fabric copy of the RAM outputs (no logic in
+                //               between: the route from the RAM row gets a clock of its own)
+                //   register 3: ark_data = MixColumns -> AddRoundKey
+                // Register 0 (the RAMs' address registers, which have no reset) loads zero
+                // unless a valid, not bypassed block enters it; register 1 (the output
+                // registers, synchronous clear) reads zero unless one enters it. A bypassed
+                // block takes three fabric registers (byp_a/b/c, zero otherwise) and is
+                // ORed in before the AddRoundKey, where the other input is then zero.
+                wire go = ok[0] && !byp[0];
+                assign sb_in_a = go ? shift_rows(in_data, dec[0]) : 128'd0;
+                assign sb_dec  = go && dec[0];
+                wire         sb_clr = !(ok[1] && !byp[1]);
+                wire [127:0] sb_q;          // the block RAMs' output registers
+                // two S-boxes (bytes 2c and 2c+1) per aes_sbox_bram
+                for (c = 0; c < 8; c = c + 1) begin : g_bram
+                    aes_sbox_bram #(.DIR(DIRECTION)) u_bram (
+                        .clk(clk),
+                        .a_in(sb_in_a[16*c +: 8]), .a_inv(sb_dec), .a_clr(sb_clr),
+                        .a_out(sb_q[16*c +: 8]),
+                        .b_in(sb_in_a[16*c+8 +: 8]), .b_inv(sb_dec), .b_clr(sb_clr),
+                        .b_out(sb_q[16*c+8 +: 8]));
+                end
+                reg [127:0] byp_a, byp_b, byp_c, copy_data;
+                always @(posedge clk) begin
+                    byp_a     <= (ok[0] && byp[0]) ? in_data : 128'd0;
+                    byp_b     <= ok[1] ? byp_a : 128'd0;
+                    byp_c     <= ok[2] ? byp_b : 128'd0;
+                    copy_data <= ok[2] ? sb_q : 128'd0;
+                end
+                assign mc_in   = copy_data;
+                assign mc_dec  = dec[3];
+                assign ark_in  = mc_out | byp_c;
+            end else if (ROUND_REGS == 1) begin : g_r1
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = sb_out;

@@ -607,7 +607,10 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (the aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
 #     rewritten for a core that supports only part of the key sizes/directions
 #     (unsupported -> err=1);
-#   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2).
+#   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
+#   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
+#     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
+#     variants), on Verilator and Icarus.
 CASES = [
     ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
     ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
@@ -620,6 +623,19 @@ CASES = [
     ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("verilator", {"DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
+    # block-RAM S-boxes (SBOX_IMPL=2, aes_sbox_bram's simulation model): the full-size core
+    # (generic tests, key change every block, key loads while streaming, zeroize) and the
+    # AES-128 encrypt core, on both simulators
+    ("verilator", {"SBOX_IMPL": 2, "ROUND_REGS": 4, "SLOT_W": 2}, True,
+     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"],
+     {"AESIP_KAT": "some", "AESIP_NRAND": "600", "AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SBOX_IMPL": 2, "ROUND_REGS": 4, "SLOT_W": 2}, True,
+     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"],
+     {"AESIP_KAT": "some", "AESIP_NRAND": "100", "AESIP_NBLOCKS": "300"}),
+    ("verilator", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT,
+     {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT,
+     {"AESIP_NBLOCKS": "300"}),
 ]
 
 

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// tb_sbox_bram_top: simulation top for the block-RAM S-box tests
+// (tb/common/test_aes_sbox_bram.py): aes_sbox_bram with DIR 0, 1 and 2, all driven by the
+// same port inputs, in the simulation model (no AESIP_BRAM_* define: the inferred ROM).
+//
+// Ports
+//   clk                : clock
+//   a_in, a_inv, a_clr : port A inputs of the three instances
+//   b_in, b_inv, b_clr : port B inputs of the three instances
+//   a_out0 / b_out0    : DIR=0 (forward only) outputs
+//   a_out1 / b_out1    : DIR=1 (inverse only) outputs
+//   a_out2 / b_out2    : DIR=2 (inv selects) outputs
+`timescale 1ns / 1ps
+`default_nettype none
+module tb_sbox_bram_top (
+    input  wire       clk,
+    input  wire [7:0] a_in,
+    input  wire       a_inv,
+    input  wire       a_clr,
+    input  wire [7:0] b_in,
+    input  wire       b_inv,
+    input  wire       b_clr,
+    output wire [7:0] a_out0,
+    output wire [7:0] b_out0,
+    output wire [7:0] a_out1,
+    output wire [7:0] b_out1,
+    output wire [7:0] a_out2,
+    output wire [7:0] b_out2
+);
+    aes_sbox_bram #(.DIR(0)) u_fwd (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out0),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out0));
+    aes_sbox_bram #(.DIR(1)) u_inv (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out1),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out1));
+    aes_sbox_bram #(.DIR(2)) u_both (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out2),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out2));
+endmodule
+`default_nettype wire
