@@ -86,6 +86,12 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         # register), which need ROUND_REGS 4: the full-size core and AES-128 encrypt
         "bram": {"ROUND_REGS": 4, "SBOX_IMPL": 2},
         "aes128-enc-bram": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 2},
+        # the deep pipeline of composite-field S-boxes: 4 .. 7 registers per round (5 .. 7
+        # cut the S-box itself), AES-128 encryption; Fmax against depth in docs/pipe.md
+        "aes128-enc-comp-r4": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r5": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r6": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 6, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r7": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7, "SBOX_IMPL": 1},
     },
 }
 
@@ -286,8 +292,18 @@ def _yosys_read(job: Job, extra: list[str] | None = None) -> list[str]:
     return [f"read_verilog -defer{defs}{incs} {files}"]
 
 
+def chparam_cmds(top: str, params: dict) -> list[str]:
+    """Yosys commands setting `params` on `top`: one `chparam` for all of them, so that a
+    parameter check relating two parameters (e.g. aes_pipe ROUND_REGS > 4 needs
+    SBOX_IMPL 1) never sees a half-set combination."""
+    if not params:
+        return []
+    sets = " ".join(f"-set {k} {rtl.verilog_value(v)}" for k, v in sorted(params.items()))
+    return [f"chparam {sets} {top}"]
+
+
 def _chparams(job: Job) -> list[str]:
-    return [f"chparam -set {k} {rtl.verilog_value(v)} {job.top}" for k, v in sorted(job.params.items())]
+    return chparam_cmds(job.top, job.params)
 
 
 def _ports(job: Job, timeout: float | None) -> list[tuple[str, str, int]]:

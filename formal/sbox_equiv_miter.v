@@ -11,10 +11,10 @@ module sbox_equiv_miter (
     wire [7:0] t_fwd, t_inv, c2_fwd, c2_inv, c0_fwd, c1_inv;
     aes_sbox_lut_fwd u_tf (.in(in), .out(t_fwd));
     aes_sbox_lut_inv u_ti (.in(in), .out(t_inv));
-    aes_sbox_comp #(.DIR(2)) u_c2f (.in(in), .inv(1'b0), .out(c2_fwd));
-    aes_sbox_comp #(.DIR(2)) u_c2i (.in(in), .inv(1'b1), .out(c2_inv));
-    aes_sbox_comp #(.DIR(0)) u_c0f (.in(in), .inv(1'b0), .out(c0_fwd));
-    aes_sbox_comp #(.DIR(1)) u_c1i (.in(in), .inv(1'b1), .out(c1_inv));
+    aes_sbox_comp #(.DIR(2)) u_c2f (.clk(1'b0), .ok(1'b0), .in(in), .inv(1'b0), .out(c2_fwd));
+    aes_sbox_comp #(.DIR(2)) u_c2i (.clk(1'b0), .ok(1'b0), .in(in), .inv(1'b1), .out(c2_inv));
+    aes_sbox_comp #(.DIR(0)) u_c0f (.clk(1'b0), .ok(1'b0), .in(in), .inv(1'b0), .out(c0_fwd));
+    aes_sbox_comp #(.DIR(1)) u_c1i (.clk(1'b0), .ok(1'b0), .in(in), .inv(1'b1), .out(c1_inv));
     assign ok = (t_fwd == c2_fwd) && (t_fwd == c0_fwd) && (t_inv == c2_inv) && (t_inv == c1_inv);
 endmodule
 `default_nettype wire

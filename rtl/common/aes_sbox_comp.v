@@ -15,20 +15,38 @@
 // single GF(2^8) inverter: forward = A*Mout*INV(Min*in)+63h,
 // inverse = Mout*INV(Min*A^-1*(in+63h)).
 //
+// Pipelined use (REGS > 0, for deep LUT-only pipelines such as aes_pipe with
+// ROUND_REGS 5 .. 7): registers cut the circuit into REGS + 1 pieces of a few LUT
+// levels each; the direction select travels with the data.
+//   REGS = 1 : in -> d | d^-1, products, output map
+//   REGS = 2 : in -> d | d^-1, products | output map
+//   REGS = 3 : in -> input map | d | d^-1, products | output map
+// (d = the GF(2^4) norm below). Register k loads zero unless ok[k] is set, so a
+// bubble carries no data and nothing of a block stays behind once it has passed.
+//
 // Parameters
-//   DIR : 0 = forward S-box only (inv is ignored), 1 = inverse S-box only (inv is
-//         ignored), 2 = both, inv selects (0 = SubBytes, 1 = InvSubBytes)
+//   DIR  : 0 = forward S-box only (inv is ignored), 1 = inverse S-box only (inv is
+//          ignored), 2 = both, inv selects (0 = SubBytes, 1 = InvSubBytes)
+//   REGS : 0 .. 3 internal registers (0: purely combinational, clk and ok unused)
 // Ports
+//   clk : clock of the internal registers (REGS > 0)
+//   ok  : ok[k] = the byte entering internal register k at the next edge is valid
+//         (register k loads zero otherwise); width max(REGS, 1)
 //   in  : input byte (bit i = coefficient of x^i, FIPS-197 3.2)
-//   inv : direction select, only used when DIR = 2
-//   out : S(in) or InvS(in)
-// Purely combinational; no clock, no tables.
+//   inv : direction select of that byte, only used when DIR = 2
+//   out : S(in) or InvS(in) of the byte that entered REGS clocks earlier
+// Timing: REGS clocks from in to out (REGS = 0: combinational); no tables, no reset.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
 module aes_sbox_comp #(
-    parameter DIR = 2
+    parameter DIR  = 2,
+    parameter REGS = 0
 ) (
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                                 clk,   // unused when REGS = 0
+    input  wire [((REGS > 0) ? REGS : 1)-1:0]   ok,    // unused when REGS = 0
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [7:0] in,
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire       inv,   // unused unless DIR=2
@@ -39,6 +57,8 @@ module aes_sbox_comp #(
     generate
         `AESIP_CHECK(DIR == 0 || DIR == 1 || DIR == 2, aes_sbox_comp_DIR_not_0_1_2,
                      "aes_sbox_comp: DIR must be 0 or 1 or 2")
+        `AESIP_CHECK(REGS >= 0 && REGS <= 3, aes_sbox_comp_REGS_not_0_to_3,
+                     "aes_sbox_comp: REGS must be 0 .. 3")
     endgenerate
 
     // GF(2^4) multiplication, z^4 = z + 1
@@ -85,19 +105,74 @@ module aes_sbox_comp #(
     assign rin[5] = ~(in[0] ^ in[4] ^ in[5] ^ in[6]);
     assign rin[6] = in[1] ^ in[2] ^ in[3] ^ in[4] ^ in[5] ^ in[7];
     assign rin[7] = in[1] ^ in[2] ^ in[6] ^ in[7];
-    wire [7:0] a = sel_inv ? rin : fin;
+    wire [7:0] a0 = sel_inv ? rin : fin;
+
+    // optional registers: after the input map (REGS = 3, register 0), after d
+    // (REGS >= 1, register KD) and after the products (REGS >= 2, register KB); each
+    // carries the direction select along; an unused cut is a pass-through wire
+    localparam KD = (REGS == 3) ? 1 : 0;
+    localparam KB = KD + 1;
+    wire [7:0] a;
+    wire       inv_a;
+    generate
+        if (REGS == 3) begin : g_ra
+            reg [7:0] a_q;
+            reg       inv_q;
+            always @(posedge clk) begin
+                a_q   <= ok[0] ? a0 : 8'd0;
+                inv_q <= ok[0] && sel_inv;
+            end
+            assign a = a_q;
+            assign inv_a = inv_q;
+        end else begin : g_na
+            assign a = a0;
+            assign inv_a = sel_inv;
+        end
+    endgenerate
 
     // shared GF((2^4)^2) inverter
-    wire [3:0] ah = a[7:4];
-    wire [3:0] al = a[3:0];
     wire [3:0] sq;  // L*ah^2 + al^2 (linear)
     assign sq[0] = a[0] ^ a[2] ^ a[6] ^ a[7];
     assign sq[1] = a[2] ^ a[4] ^ a[5];
     assign sq[2] = a[1] ^ a[3] ^ a[5] ^ a[6];
     assign sq[3] = a[3] ^ a[4] ^ a[5] ^ a[6];
-    wire [3:0] d  = sq ^ gf16_mul(ah, al);
+    wire [3:0] d0 = sq ^ gf16_mul(a[7:4], a[3:0]);
+    wire [3:0] ah, al, d;
+    wire       inv_d;
+    generate
+        if (REGS >= 1) begin : g_rd
+            reg [11:0] q;
+            reg        inv_q;
+            always @(posedge clk) begin
+                q     <= ok[KD] ? {a, d0} : 12'd0;
+                inv_q <= ok[KD] && inv_a;
+            end
+            assign {ah, al, d} = q;
+            assign inv_d = inv_q;
+        end else begin : g_nd
+            assign {ah, al, d} = {a, d0};
+            assign inv_d = inv_a;
+        end
+    endgenerate
     wire [3:0] di = gf16_inv(d);
-    wire [7:0] b  = {gf16_mul(ah, di), gf16_mul(ah ^ al, di)};
+    wire [7:0] b0 = {gf16_mul(ah, di), gf16_mul(ah ^ al, di)};
+    wire [7:0] b;
+    wire       inv_b;
+    generate
+        if (REGS >= 2) begin : g_rb
+            reg [7:0] b_q;
+            reg       inv_q;
+            always @(posedge clk) begin
+                b_q   <= ok[KB] ? b0 : 8'd0;
+                inv_q <= ok[KB] && inv_d;
+            end
+            assign b = b_q;
+            assign inv_b = inv_q;
+        end else begin : g_nb
+            assign b = b0;
+            assign inv_b = inv_d;
+        end
+    endgenerate
 
     // output maps: forward = A*Mout*b + 63h; inverse = Mout*b
     wire [7:0] fout;
@@ -118,6 +193,6 @@ module aes_sbox_comp #(
     assign rout[5] = b[1] ^ b[5] ^ b[7];
     assign rout[6] = b[1] ^ b[2] ^ b[4] ^ b[6];
     assign rout[7] = b[1] ^ b[5];
-    assign out = sel_inv ? rout : fout;
+    assign out = inv_b ? rout : fout;
 endmodule
 `default_nettype wire

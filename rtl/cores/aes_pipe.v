@@ -27,10 +27,11 @@
 //                invalid, so its blocks come out with err = 1.
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (tuser bit 0 per block);
 //                a block asking for an unsupported direction comes out with err = 1
-//   ROUND_REGS : 1 .. 4 registers per round (default 1), for a higher clock:
+//   ROUND_REGS : 1 .. 7 registers per round (default 1), for a higher clock:
 //                1 = after AddRoundKey; 2 = also after SubBytes; 3 = also after
-//                MixColumns; 4 = also a second register after the S-boxes
-//                (aes_pipe_stage)
+//                MixColumns; 4 = also a second register after the S-boxes;
+//                5 .. 7 = as 4 plus 1 .. 3 registers inside composite-field S-boxes
+//                (SBOX_IMPL must be 1) (aes_pipe_stage)
 // Ports (docs/cores.md)
 //   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
 //                     slots; data registers read zero one clock later)
@@ -56,7 +57,8 @@
 //   block of the requested slot is inside the pipeline (before its last round key is
 //   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
 //   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
-//   when DIRECTION = 2, else SLOT_W).
+//   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
+//   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -91,7 +93,7 @@ module aes_pipe #(
     localparam NST      = NR_MAX + 1;             // stages 0 .. NR_MAX
     localparam OFFC_MAX = (NR_MAX - 10) / 2;      // offc of an AES-128 key
     localparam PN       = NR_MAX * ROUND_REGS;    // pipeline registers (positions 0 .. PN-1)
-    localparam DAW      = (PN + 1 <= 16) ? 4 : (PN + 1 <= 32) ? 5 : 6;   // clog2(PN + 1)
+    localparam DAW      = (PN + 1 <= 16) ? 4 : (PN + 1 <= 32) ? 5 : (PN + 1 <= 64) ? 6 : 7;   // clog2(PN + 1)
     localparam CW       = DAW + 2;                // credit counter width
     localparam [CW-1:0] CAP = (1 << DAW) + 1;     // blocks accepted and not yet taken
 
@@ -107,11 +109,12 @@ module aes_pipe #(
                      "aes_pipe: NR_MAX must be 10 or 12 or 14")
         `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_pipe_DIRECTION_not_0_1_2,
                      "aes_pipe: DIRECTION must be 0 or 1 or 2")
-        `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 4, aes_pipe_ROUND_REGS_not_1_to_4,
-                     "aes_pipe: ROUND_REGS must be 1 .. 4")
-        // the output buffer's wipe (2**DAW clocks after zeroize) ends before a block with
-        // a new key (load >= 46 clocks, then PN clocks in the pipeline) can reach it
-        `AESIP_CHECK((1 << DAW) >= PN + 1 && (1 << DAW) <= 46 + PN, aes_pipe_DAW_internal,
+        `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 7, aes_pipe_ROUND_REGS_not_1_to_7,
+                     "aes_pipe: ROUND_REGS must be 1 .. 7")
+        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_ROUND_REGS_needs_comp,
+                     "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
+        // the output buffer holds every block in flight
+        `AESIP_CHECK((1 << DAW) >= PN + 1, aes_pipe_DAW_internal,
                      "aes_pipe: internal output-buffer depth out of range")
     endgenerate
 
@@ -285,7 +288,7 @@ module aes_pipe #(
     // ------------------------------------------------------------------------------
     /* verilator lint_off UNUSEDSIGNAL */
     wire [SBW-1:0] last_sb = psb[SBW*(PN-1) +: SBW];
-    wire           obuf_wiping;
+    wire           obuf_wiping;      // used by builds deeper than 63 registers (WAIT_WIPE)
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
@@ -319,7 +322,13 @@ module aes_pipe #(
 
     reg          scrub_busy;
     reg [AW-1:0] scrub_addr;
-    assign key_ready = !ld_busy && !scrub_busy && !zeroize && !inflight[key_slot];
+    // The output buffer's wipe (2**DAW clocks after rst or zeroize) must end before a
+    // block with a new key (a load of >= 46 clocks, then PN clocks in the pipeline) can
+    // reach it. That holds by itself up to PN = 63; deeper builds (2**DAW = 128 > 46 +
+    // PN) also hold key loads off until the wipe is over.
+    localparam WAIT_WIPE = ((1 << DAW) > 46 + PN) ? 1 : 0;
+    wire wipe_hold = (WAIT_WIPE != 0) && obuf_wiping;
+    assign key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && !inflight[key_slot];
     wire key_hs = key_valid && key_ready;
 
     wire        x_valid, x_last;
@@ -347,7 +356,12 @@ module aes_pipe #(
         end
         kx_start <= !(rst || zeroize) && key_hs && kl_fits;
     end
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2) ? 0 : SBOX_IMPL)) u_kexp (
+    // The expander is a one-word-per-clock loop with four S-boxes in it. Block-RAM builds
+    // use table S-boxes there (a RAM read is two clocks); deep builds
+    // (ROUND_REGS > 4, composite-field S-boxes in the rounds) keep table S-boxes there:
+    // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
+    // path), far below the rounds.
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));

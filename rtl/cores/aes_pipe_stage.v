@@ -16,6 +16,10 @@
 //   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg
 //   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
 //      [MC ARK] reg
+//   5 .. 7: as 4, with a composite-field S-box (SBOX_IMPL = 1 required) cut by
+//      ROUND_REGS - 4 registers of its own (aes_sbox_comp REGS: after its norm d, after
+//      its products, after its input map): the paper-style deep pipeline of 5 .. 7 short
+//      stages per round. A bypassed block travels beside the S-boxes in as many registers.
 // With 4, a second register follows the S-boxes with no logic in between: it carries the
 // state from the S-box LUTs to the MixColumns logic, so that route gets a clock of its
 // own. (Registers before the S-boxes do not survive Yosys: memory_dff folds them into
@@ -44,7 +48,7 @@
 //   SLOT_W     : key-slot index width (>= 1)
 //   NR_MAX     : 10, 12 or 14 (number of round stages)
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (per block, ctl_dec)
-//   ROUND_REGS : 1 .. 4 registers per round stage (see above)
+//   ROUND_REGS : 1 .. 7 registers per round stage (see above; 5 .. 7 need SBOX_IMPL 1)
 //   J          : stage index, 0 .. NR_MAX
 // Ports (NREG = 1 for J = 0, else ROUND_REGS; entry k of a ctl_* vector describes the
 // block that enters the stage's register k at the next edge, k = 0 the first)
@@ -98,8 +102,10 @@ module aes_pipe_stage #(
                      "aes_pipe_stage: NR_MAX must be 10 or 12 or 14")
         `AESIP_CHECK(DIRECTION == 0 || DIRECTION == 1 || DIRECTION == 2, aes_pipe_stage_DIRECTION_not_0_1_2,
                      "aes_pipe_stage: DIRECTION must be 0 or 1 or 2")
-        `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 4, aes_pipe_stage_ROUND_REGS_not_1_to_4,
-                     "aes_pipe_stage: ROUND_REGS must be 1 .. 4")
+        `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 7, aes_pipe_stage_ROUND_REGS_not_1_to_7,
+                     "aes_pipe_stage: ROUND_REGS must be 1 .. 7")
+        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_stage_ROUND_REGS_needs_comp,
+                     "aes_pipe_stage: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
         `AESIP_CHECK(J >= 0 && J <= NR_MAX, aes_pipe_stage_J_out_of_range,
                      "aes_pipe_stage: J must be 0 .. NR_MAX")
     endgenerate
@@ -107,6 +113,7 @@ module aes_pipe_stage #(
     localparam AW     = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
+    localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
 
     // The write port is registered here, next to the memory, so that the loader's
     // broadcast to every stage is a register-to-register path (one clock); the data
@@ -178,9 +185,17 @@ module aes_pipe_stage #(
             // about 75% more LUTs per round on xc7 (measured).
             if (SBOX_IMPL != 2) begin : g_sbt
                 for (c = 0; c < 16; c = c + 1) begin : g_sb
-                    (* keep_hierarchy *)
-                    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
-                        .in(sb_in_a[8*c +: 8]), .inv(sb_dec), .out(sb_out[8*c +: 8]));
+                    if (SR == 0) begin : g_comb
+                        (* keep_hierarchy *)
+                        aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
+                            .in(sb_in_a[8*c +: 8]), .inv(sb_dec), .out(sb_out[8*c +: 8]));
+                    end else begin : g_piped
+                        // registers 0 .. SR-1 of the stage sit inside the S-box
+                        (* keep_hierarchy *)
+                        aes_sbox_comp #(.DIR(DIRECTION), .REGS(SR)) u_sbox (
+                            .clk(clk), .ok(ok[SR-1:0]), .in(sb_in_a[8*c +: 8]), .inv(sb_dec),
+                            .out(sb_out[8*c +: 8]));
+                    end
                 end
             end else begin : g_sbn
                 // block RAM: the S-boxes are the aes_sbox_bram pairs of g_r4_bram below
@@ -268,17 +283,32 @@ module aes_pipe_stage #(
                 end
             end else begin : g_r4
                 // a second register after the S-boxes (no logic in between): it takes the
-                // route from the S-box LUTs to the MixColumns logic
+                // route from the S-box LUTs to the MixColumns logic. With ROUND_REGS > 4
+                // the first SR registers are inside the S-boxes, and a bypassed block's
+                // state waits beside them in byp_q (zero for every other block).
                 reg [127:0] sub_data, delay_data, mix_data;
+                wire [127:0] byp_state;     // the state of a bypassed block entering sub_data
+                if (SR == 0) begin : g_nobq
+                    assign byp_state = in_data;
+                end else begin : g_bq
+                    reg [127:0] byp_q [0:SR-1];
+                    integer k;
+                    always @(posedge clk) begin
+                        byp_q[0] <= (ok[0] && byp[0]) ? in_data : 128'd0;
+                        for (k = 1; k < SR; k = k + 1)
+                            byp_q[k] <= (ok[k] && byp[k]) ? byp_q[k-1] : 128'd0;
+                    end
+                    assign byp_state = byp_q[SR-1];
+                end
                 always @(posedge clk) begin
-                    sub_data   <= ok[0] ? (byp[0] ? in_data : sb_out) : 128'd0;
-                    delay_data <= ok[1] ? sub_data : 128'd0;
-                    mix_data   <= ok[2] ? (byp[2] ? delay_data : mc_out) : 128'd0;
+                    sub_data   <= ok[SR] ? (byp[SR] ? byp_state : sb_out) : 128'd0;
+                    delay_data <= ok[SR+1] ? sub_data : 128'd0;
+                    mix_data   <= ok[SR+2] ? (byp[SR+2] ? delay_data : mc_out) : 128'd0;
                 end
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = delay_data;
-                assign mc_dec  = dec[2];
+                assign mc_dec  = dec[SR+2];
                 assign ark_in  = mix_data;
             end
 

@@ -14,7 +14,12 @@
 //   out_both0 : aes_sbox IMPL=0 DIR=2 (inv selects)      out_both1 : same, IMPL=1
 //   word_in   : input word of the two aes_subword instances (DIR=2, same inv)
 //   word_out0 : aes_subword IMPL=0                       word_out1 : aes_subword IMPL=1
-// Purely combinational.
+//   clk, pok  : clock and "byte valid" of the pipelined composite S-boxes below (pok is
+//               delayed here so that ok[k] describes the byte entering register k)
+//   out_pipe  : aes_sbox_comp REGS = r (1 .. 3), DIR = d (0 .. 2) at bits
+//               [8*(3*(r-1)+d) +: 8], fed with byte_in and inv; out_pipe is the result
+//               for the byte that entered r clocks earlier
+// Combinational except for the pipelined composite S-boxes.
 `timescale 1ns / 1ps
 `default_nettype none
 module tb_sbox_top (
@@ -28,7 +33,10 @@ module tb_sbox_top (
     output wire [7:0]  out_both1,
     input  wire [31:0] word_in,
     output wire [31:0] word_out0,
-    output wire [31:0] word_out1
+    output wire [31:0] word_out1,
+    input  wire        clk,
+    input  wire        pok,
+    output wire [71:0] out_pipe
 );
     aes_sbox #(.IMPL(0), .DIR(0)) u_fwd0 (.in(byte_in), .inv(inv), .out(out_fwd0));
     aes_sbox #(.IMPL(0), .DIR(1)) u_inv0 (.in(byte_in), .inv(inv), .out(out_inv0));
@@ -38,5 +46,19 @@ module tb_sbox_top (
     aes_sbox #(.IMPL(1), .DIR(2)) u_both1 (.in(byte_in), .inv(inv), .out(out_both1));
     aes_subword #(.IMPL(0), .DIR(2)) u_word0 (.in(word_in), .inv(inv), .out(word_out0));
     aes_subword #(.IMPL(1), .DIR(2)) u_word1 (.in(word_in), .inv(inv), .out(word_out1));
+
+    reg [1:0] pok_d;     // pok one and two clocks ago
+    always @(posedge clk) pok_d <= {pok_d[0], pok};
+    wire [2:0] okv = {pok_d, pok};
+    genvar r, d;
+    generate
+        for (r = 1; r <= 3; r = r + 1) begin : g_r
+            for (d = 0; d <= 2; d = d + 1) begin : g_d
+                aes_sbox_comp #(.DIR(d), .REGS(r)) u_p (
+                    .clk(clk), .ok(okv[r-1:0]), .in(byte_in), .inv(inv),
+                    .out(out_pipe[8*(3*(r-1)+d) +: 8]));
+            end
+        end
+    endgenerate
 endmodule
 `default_nettype wire

@@ -45,6 +45,11 @@ def load_params(dut) -> None:
     LATENCY = 1 + NR_MAX * R
     AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
     SCRUB_CYCLES = 2 ** AW
+    # builds of 64 pipeline registers or more also hold key loads off during the output
+    # buffer's wipe (2**DAW clocks, DAW = clog2(NR_MAX * R + 1), at least 4): docs/pipe.md
+    daw = max(4, (NR_MAX * R).bit_length())
+    if 2 ** daw > 46 + NR_MAX * R:
+        SCRUB_CYCLES = max(SCRUB_CYCLES, 2 ** daw)
 
 
 def key_supported(key: bytes | None) -> bool:
@@ -610,7 +615,8 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
 #   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
 #     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
-#     variants), on Verilator and Icarus.
+#     variants), on Verilator and Icarus;
+#   the deep pipeline, ROUND_REGS 5 .. 7 with composite-field S-boxes (below).
 CASES = [
     ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
     ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
@@ -636,6 +642,15 @@ CASES = [
      {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT,
      {"AESIP_NBLOCKS": "300"}),
+    # the deep pipeline: ROUND_REGS 5 .. 7 (registers inside the composite-field S-boxes);
+    # 14 x 5 = 70 registers (key loads wait for the output buffer's wipe), bypassed stages
+    # for AES-128/192, both directions; AES-128 encryption at 7 per round; Icarus at 6
+    ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 2, "ROUND_REGS": 5}, False,
+     SLOT_SWITCH + ["test_bad_keys_and_zeroize", "test_latency_and_throughput"], {"AESIP_NBLOCKS": "1500"}),
+    ("verilator", {"SBOX_IMPL": 1, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7}, False, VARIANT,
+     {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SBOX_IMPL": 1, "SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 6}, False,
+     SLOT_SWITCH + ["test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "200"}),
 ]
 
 
