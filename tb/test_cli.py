@@ -675,7 +675,7 @@ def test_bench_channels():
         blocks = r["packets"] * 1504 // bb
         assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3)
         depth = r["pipeline_depth"]
-        assert depth == (14 if bb == 16 else 48)
+        assert depth == (14 if bb == 16 else 51)
         assert depth <= r["latency_cycles"] <= depth + 3, r
         if r["channels"] == 1:
             # one block per loop: latency .. latency + 2 clocks per block

@@ -58,11 +58,11 @@
 //                         last result: [135:128] error code, [127:0] value (CBC encryption
 //                         and CBC-MAC: the last ciphertext block = the MAC; else 0)
 // Timing: a block taken at edge E enters the core at E; the core's latency (aes_pipe
-//   NR_MAX * ROUND_REGS, tdea_pipe 48 * ROUND_REGS) plus one output register later it is
-//   on m_axis (data handshake to result handshake: 16 clocks for aes_pipe NR_MAX 14,
-//   ROUND_REGS 1; 49 for tdea_pipe RND_REGS 1). A CBC-encryption channel can issue its
-//   next block the clock after its result leaves the core: one block per 16 (49)
-//   clocks, so 16 (49) channels fill the pipeline (docs/channels.md, "Timing").
+//   NR_MAX * ROUND_REGS, tdea_pipe 48 * ROUND_REGS + 3) plus one output register later it
+//   is on m_axis (data handshake to result handshake: 16 clocks for aes_pipe NR_MAX 14,
+//   ROUND_REGS 1; 52 for tdea_pipe RND_REGS 1). A CBC-encryption channel can issue its
+//   next block the clock after its result leaves the core: one block per 16 (52)
+//   clocks, so 16 (52) channels fill the pipeline (docs/channels.md, "Timing").
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
