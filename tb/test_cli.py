@@ -673,7 +673,8 @@ def test_bench_channels():
         bb = 16 if r["engine"] == "chan-pipe" else 8
         assert r["bytes_per_packet"] == 1504 and r["packets"] == r["channels"] * max(1, 8 // r["channels"])
         blocks = r["packets"] * 1504 // bb
-        assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3)
+        # the record is rounded to 4 decimals (aesip/chan_bench.py): half a unit of that
+        assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3, abs=5e-5)
         depth = r["pipeline_depth"]
         assert depth == (14 if bb == 16 else 51)
         assert depth <= r["latency_cycles"] <= depth + 3, r
