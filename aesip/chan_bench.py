@@ -17,7 +17,7 @@ handshake to the last status handshake), bits_per_cycle (payload bits / cycles),
 blocks_per_clock_per_pipe (cipher blocks / cycles: how full the one pipeline is kept),
 latency_cycles (first data handshake to the first result handshake), pipeline_depth
 (clocks of the core's pipeline: 14 * ROUND_REGS on aes_pipe with NR_MAX 14, 48 *
-ROUND_REGS on tdea_pipe), round_regs, sim.
+ROUND_REGS + 3 on tdea_pipe: its input, result and output registers), round_regs, sim.
 """
 from __future__ import annotations
 
@@ -29,9 +29,10 @@ CHANNELS = (1, 4, 16, 64, 128)
 CH_W = 7
 SLOTS = 4
 PACKET_BYTES = 1504
-CORES = {  # core -> (engine name, op, key bytes, block bytes, pipeline clocks per ROUND_REGS)
-    "aes": ("chan-pipe", "cbc-encrypt", 16, 16, 14),
-    "tdea": ("chan-tdea-pipe", "tdea-cbc-encrypt", 24, 8, 48),
+CORES = {  # core -> (engine name, op, key bytes, block bytes, pipeline clocks per ROUND_REGS,
+           #          pipeline clocks besides the rounds)
+    "aes": ("chan-pipe", "cbc-encrypt", 16, 16, 14, 0),
+    "tdea": ("chan-tdea-pipe", "tdea-cbc-encrypt", 24, 8, 48, 3),
 }
 
 
@@ -41,7 +42,7 @@ def packets_per_channel(c: int) -> int:
 
 def plan(rng: random.Random, core: str, channels) -> tuple[list[dict], dict]:
     """Executor commands and the keys by slot."""
-    _eng, op, kb, bb, _d = CORES[core]
+    _eng, op, kb, bb, _d, _x = CORES[core]
     keys = {s: rng.randbytes(kb) for s in range(SLOTS)}
     cmds = [{"cmd": "key", "slot": s, "key": k.hex()} for s, k in keys.items()]
     for c in channels:
@@ -96,7 +97,7 @@ def run(core: str, simulator: str, seed: int, channels=CHANNELS, round_regs: int
     bad = check(core, cmds, resp, keys)
     if bad:
         return [], bad
-    eng, op, kb, bb, depth = CORES[core]
+    eng, op, kb, bb, depth, extra = CORES[core]
     recs = []
     for cmd, res in zip(cmds, resp["results"]):
         if cmd["cmd"] != "packets":
@@ -109,7 +110,7 @@ def run(core: str, simulator: str, seed: int, channels=CHANNELS, round_regs: int
             "packets": n, "channels": cmd["channels"], "cycles": cyc,
             "bits_per_cycle": round(n * PACKET_BYTES * 8 / cyc, 3),
             "blocks_per_clock_per_pipe": round(blocks / cyc, 4),
-            "latency_cycles": res["latency"], "pipeline_depth": depth * round_regs,
+            "latency_cycles": res["latency"], "pipeline_depth": depth * round_regs + extra,
             "round_regs": round_regs, "sim": simulator,
         })
     return recs, []

@@ -37,7 +37,7 @@ CORE_NAMES = list(CORES)
 # style as the AES cores with 64-bit blocks and a 192-bit key port; they need no AES
 # primitive. name -> (top module, files under rtl/). Not (yet) selectable as a mode-engine
 # core: these names are the `aesip synth --engine` designs of the two cores.
-TDEA_COMMON = ["tdea/tdea_perm.v", "tdea/tdea_des_ek.v", "tdea/tdea_des_sp.v", "tdea/tdea_skmem.v",
+TDEA_COMMON = ["tdea/tdea_perm.v", "tdea/tdea_des_ek.v", "tdea/tdea_des_f.v", "tdea/tdea_des_sp.v", "tdea/tdea_skmem.v",
                "tdea/tdea_keysched.v"]
 TDEA_CORES = {
     "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["common/pipe_obuf.v", "common/pipe_credits.v", "tdea/tdea_pipe_stage.v",

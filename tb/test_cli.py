@@ -673,9 +673,10 @@ def test_bench_channels():
         bb = 16 if r["engine"] == "chan-pipe" else 8
         assert r["bytes_per_packet"] == 1504 and r["packets"] == r["channels"] * max(1, 8 // r["channels"])
         blocks = r["packets"] * 1504 // bb
-        assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3)
+        # the record is rounded to 4 decimals (aesip/chan_bench.py): half a unit of that
+        assert r["blocks_per_clock_per_pipe"] == pytest.approx(blocks / r["cycles"], rel=1e-3, abs=5e-5)
         depth = r["pipeline_depth"]
-        assert depth == (14 if bb == 16 else 48)
+        assert depth == (14 if bb == 16 else 51)
         # the core latency (depth, or a clock or two more), the engine's head register,
         # input buffer and output register; the first beat also waits in the head register
         # while the commands queued before it (one per channel) go first

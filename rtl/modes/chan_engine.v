@@ -63,11 +63,12 @@
 // Timing: a beat taken at edge E is decided in the clock after E (a command waiting in
 //   the command head goes first), enters the core's input buffer at E + 1 and the core
 //   at E + 2 when the core is ready; its result is on m_axis one output register after
-//   the core presents it. Data handshake to result handshake: 18 clocks on aes_pipe
-//   NR_MAX 14, ROUND_REGS 1, 51 on tdea_pipe RND_REGS 1 (19 / 52 for a packet's first
+//   the core presents it (core latency: aes_pipe NR_MAX * ROUND_REGS + 1, tdea_pipe
+//   48 * ROUND_REGS + 3, docs/pipe.md, docs/tdea.md). Data handshake to result handshake: 18 clocks on aes_pipe
+//   NR_MAX 14, ROUND_REGS 1, 54 on tdea_pipe RND_REGS 1 (19 / 55 for a packet's first
 //   beat taken in the clock of its command). A CBC-encryption channel's next block
-//   enters the core 2 clocks after its result leaves the core: a loop of 17 (50) clocks,
-//   so 17 (50) channels fill the pipeline (docs/channels.md, "Timing").
+//   enters the core 2 clocks after its result leaves the core: a loop of 17 (53) clocks,
+//   so 17 (53) channels fill the pipeline (docs/channels.md, "Timing").
 //   s_axis_tready / s_axis_cmd_tready: the head register is empty or its beat / command
 //   leaves this clock, and no scrub, zeroize or rst; never a function of their tvalid.
 `timescale 1ns / 1ps

@@ -21,7 +21,7 @@
 //             are rejected with LENGTH
 //   BUF_AW  : log2 of the output buffer depth in 8-byte beats, >= 1 (default 6: 64 beats)
 //   INFL_AW : log2 of the most blocks in flight in the core, 1 .. 8 (default 6: 64; the
-//             pipe needs 49 to stream at one block per clock)
+//             pipe needs 52 to stream at one block per clock)
 // Ports
 //   clk, rst                          : clock, sync active-high reset
 //   zeroize                           : one-cycle pulse: clears every key slot, aborts the

@@ -7,7 +7,7 @@
 // Ports
 //   r      : right half R (32 bits)
 //   subkey : the round's 48-bit subkey (PC-2 output)
-//   x      : E(R) xor subkey (48 bits), the S-box inputs of tdea_des_sp
+//   x      : E(R) xor subkey (48 bits), the S-box inputs of tdea_des_f
 `timescale 1ns / 1ps
 `default_nettype none
 module tdea_des_ek (

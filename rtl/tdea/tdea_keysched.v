@@ -13,6 +13,9 @@
 // (left by s_k for K1 and K3, right for K2, which runs backwards from C_16 D_16 = C_0 D_0)
 // and loaded from PC-1 of the next key between the keys, so the subkey is PC-2 of
 // registers (wiring) and the step is a small multiplexer: no barrel rotation on any path.
+// The multiplexer's controls (last index, key boundaries, K2 segment, shift of 2) are
+// registers, decoded from the index the counter takes at the same edge, so no decode of
+// the counter lies in front of the 56 C/D registers.
 //
 // Ports
 //   clk, rst   : clock; synchronous reset (clears the key register and the counter)
@@ -81,15 +84,27 @@ module tdea_keysched (
         end
     endfunction
 
+    // step controls of index i: {i == 47, i == 15, i == 31, K2 segment (subkeys 16 .. 1),
+    // shift of 2 to the next index (K1/K3 left by s_(r+2), K2 right by s_(16-r), r = i mod 16)}
+    function [4:0] ctl_of;
+        input [5:0] i;
+        reg seg2;
+        begin
+            seg2   = (i[5:4] == 2'd1);
+            ctl_of = {i == 6'd47, i == 6'd15, i == 6'd31, seg2,
+                      seg2 ? two(5'd16 - {1'b0, i[3:0]}) : two({1'b0, i[3:0]} + 5'd2)};
+        end
+    endfunction
+
     reg [127:0] kreg;           // K3, K2 (K1 goes into C/D at start)
     reg [5:0]   cnt;
     reg         run;
     reg [27:0]  c, d;           // C_k, D_k of the subkey presented now
+    reg         i47, i15, i31, seg2, rot2;   // ctl_of(cnt), registers
 
-    wire [3:0] r    = cnt[3:0];
-    wire       seg2 = (cnt[5:4] == 2'd1);           // K2, subkeys 16 .. 1
-    // rotation from this index to the next: K1/K3 left by s_(r+2), K2 right by s_(16-r)
-    wire       rot2 = seg2 ? two(5'd16 - {1'b0, r}) : two({1'b0, r} + 5'd2);
+    // the index after the edge (cnt's next value) and its controls
+    wire [5:0] cnt_nx = (rst || zeroize) ? 6'd0 : run ? (i47 ? 6'd0 : cnt + 6'd1) : (start ? 6'd0 : cnt);
+    always @(posedge clk) {i47, i15, i31, seg2, rot2} <= ctl_of(cnt_nx);
     wire [55:0] cd_k2 = pc1(kreg[63:0]);
     wire [55:0] cd_k3 = pc1(kreg[127:64]);
     wire [55:0] cd_k1 = pc1(key_data[63:0]);
@@ -99,12 +114,12 @@ module tdea_keysched (
             c <= 28'd0;
             d <= 28'd0;
         end else if (run) begin
-            if (cnt == 6'd47) begin
+            if (i47) begin
                 c <= 28'd0;
                 d <= 28'd0;
-            end else if (cnt == 6'd15) begin
+            end else if (i15) begin
                 {c, d} <= cd_k2;                           // C_16 D_16 of K2 = C_0 D_0
-            end else if (cnt == 6'd31) begin
+            end else if (i31) begin
                 {c, d} <= rotl1(cd_k3);                    // C_1 D_1 of K3
             end else if (seg2) begin
                 c <= rot2 ? {c[1:0], c[27:2]} : {c[0], c[27:1]};
@@ -124,10 +139,9 @@ module tdea_keysched (
             cnt  <= 6'd0;
             run  <= 1'b0;
         end else if (run) begin
-            cnt <= cnt + 6'd1;
-            if (cnt == 6'd47) begin
+            cnt <= cnt_nx;
+            if (i47) begin
                 run  <= 1'b0;
-                cnt  <= 6'd0;
                 kreg <= 128'd0;
             end
         end else if (start) begin

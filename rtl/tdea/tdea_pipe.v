@@ -5,11 +5,15 @@
 // 48 DES rounds (tdea_pipe_stage), each its own pipeline stage: E_K1, D_K2, E_K3 for
 // encryption, D_K3, E_K2, D_K1 for decryption, chosen per block. IP before round 0 and
 // IP^-1 after round 47 are wiring (tdea_perm); between the three DES operations IP^-1
-// and IP cancel, so the rounds run on without them. Every stage has its own subkey
-// memory indexed by {slot, dec}, read one clock ahead into a subkey register (stages 1 ..
-// 47); the key loader (tdea_keysched) computes the 48 subkeys once per key load and
-// writes into each memory the subkey that round needs (encryption index J and
-// decryption index 47 - J into stage J), so the key may change between any two blocks.
+// and IP cancel, so the rounds run on without them. An input register holds IP(block);
+// every stage register holds its round's {L, R} and f, and the next stage does the
+// L xor f of the previous round in the same XOR as its own E(R) xor K (tdea_pipe_stage),
+// so a round is register -> XOR -> S-boxes -> register. A result register after round
+// 47 takes its L xor f (zero unless err = 0) before the output buffer. The subkey
+// memory of stage J (indexed by {slot, dec}) holds the encryption subkey J and the
+// decryption subkey 47 - J, read one clock ahead into a subkey register. The key loader
+// (tdea_keysched) computes the 48 subkeys once per key load and writes each into its
+// two memories, so the key may change between any two blocks.
 //
 // The pipeline runs free: no clock enable, no path from m_axis_tready to any pipeline
 // register or to s_axis_tready. A block is admitted only while a credit is free: the
@@ -20,7 +24,7 @@
 //   SLOT_W   : key-slot index width, 2**SLOT_W key slots (>= 1, default 1)
 //   TAG_W    : sideband tag width (>= 1, default 8)
 //   RND_REGS : registers per DES round, 1 or 2 (default 1): 2 adds a register after
-//              E(R) xor K, before the S-boxes, for a higher clock
+//              the XOR, before the S-boxes
 // Ports (docs/cores.md, with 64-bit blocks and a 192-bit key port)
 //   clk, rst        : clock; synchronous active-high reset (clears data, tags, slots,
 //                     credits)
@@ -37,22 +41,28 @@
 //                     when err = 1
 // Timing
 //   Latency: an input accepted at rising edge E is presented on m_axis after edge
-//   E + 48 * RND_REGS - 1, i.e. 48 * RND_REGS clocks in the counting of docs/cores.md.
+//   E + 48 * RND_REGS + 2, i.e. 48 * RND_REGS + 3 clocks in the counting of docs/cores.md
+//   (input register, 48 * RND_REGS round registers, result register, the buffer's output
+//   register).
 //   Throughput: one block per clock while m_axis_tready is high.
 //   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
-//   clog2(48 * RND_REGS + 1), i.e. 65 or 129 blocks accepted and not yet taken), except
+//   clog2(48 * RND_REGS + 4), i.e. 65 or 129 blocks accepted and not yet taken), except
 //   that a block is held off while its slot is being loaded or requested (key_valid with
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
-//   block of the requested slot is in the pipeline (any register before the output
-//   buffer), and one clock after the last such block has left it. A legal load keeps key_ready low for 50 clocks after the handshake (48
-//   subkeys, then 2 clocks of write pipeline);
+//   block of the requested slot is in the pipeline (any register with a round ahead of
+//   it: the input register and every stage register but round 47's), and one clock
+//   after the last such block has left them. A legal load keeps key_ready low for 50
+//   clocks after the handshake (the registered handshake, 48 subkeys, then 1 clock of
+//   write pipeline);
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
-// Left behind: a stage's data register keeps the state of the last block that passed it
-//   until the next block, zeroize or rst; a stage's subkey register the last subkey it
-//   read (zero after the scrub); the output buffer's RAM the last results that went
-//   through it until they are overwritten, or until zeroize / rst wipes it; the write
-//   pipeline's data registers the last subkey written (zero after the scrub).
+// Left behind: the input, stage and result registers keep the state (and f) of the last
+//   block that passed them until the next block, zeroize or rst; a stage's subkey
+//   register the last subkey it read (zero after the scrub); the output buffer's RAM the
+//   last results that went through it until they are overwritten, or until zeroize /
+//   rst wipes it; the write pipeline's data register the last subkey written (zero after
+//   the scrub); the registered handshake's key register holds key_data for the clock
+//   after a cycle with key_valid only (zero otherwise, and after zeroize / rst).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -94,7 +104,7 @@ module tdea_pipe #(
     localparam NSLOT = 1 << SLOT_W;
     localparam AW    = SLOT_W + 1;
     localparam NST   = 48;
-    localparam PN    = NST * RND_REGS;           // pipeline registers before the output
+    localparam PN    = NST * RND_REGS + 3;       // latency: registers up to the output register
     localparam DAW   = (PN + 1 <= 64) ? 6 : 7;   // clog2(PN + 1)
     localparam CW    = DAW + 2;                  // credit counter width
     localparam [CW-1:0] CAP = (1 << DAW) + 1;    // blocks accepted and not yet taken
@@ -103,7 +113,8 @@ module tdea_pipe #(
 
     wire [NST-1:0]       st_v;
     wire [SBW*NST-1:0]   st_sb;
-    wire [64*NST-1:0]    st_d;
+    wire [64*NST-1:0]    st_lr;
+    wire [32*NST-1:0]    st_f;
     wire [NSLOT*NST-1:0] st_busy;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [AW*NST-1:0]    st_nx;            // subkey read addresses one clock ahead (last: unused)
@@ -138,92 +149,139 @@ module tdea_pipe #(
     wire [47:0] x_data;
     reg          scrub_busy;
     reg [AW-1:0] scrub_addr;
-    // Write pipeline: the loader's subkey (a rotation of the key by its round index) and
-    // the scrub go through a register (k1_*), then each stage registers its own write
-    // enable and address while one shared register holds the data (k2_data), so neither
-    // the subkey computation nor a decode lies on the wires to the 48 memories. A write
-    // lands two clocks after the loader presents it; the slot becomes valid with its last
-    // write (k2_done). Zeroize drops the load's writes still in the pipeline (the scrub
-    // behind them clears every entry anyway).
-    reg          k1_valid, k1_scrub, k2_done;
-    reg [5:0]    k1_idx;
-    reg [47:0]   k1_data, k2_data;
-    reg [AW-1:0] k1_saddr;
+    // Write pipeline: the loader's subkey (PC-2 of its C/D registers, wiring) or the
+    // scrub's zero goes into one shared data register (k2_data) while each memory
+    // registers its own write enable and address (decoded from the loader's index
+    // register), so no decode lies on the wires to the 48 memories. A write lands one
+    // clock after the loader presents it; the slot becomes valid with its last write
+    // (k2_done). Zeroize drops the load's write presented in its cycle (the scrub behind
+    // it clears every entry anyway).
+    reg          k2_done;
+    reg [47:0]   k2_data;
     always @(posedge clk) begin
-        if (rst || zeroize) begin
-            k1_valid <= 1'b0;
-            k2_done  <= 1'b0;
+        if (rst || zeroize) k2_done <= 1'b0;
+        else                k2_done <= x_valid && x_idx == 6'd47;
+    end
+    always @(posedge clk) k2_data <= scrub_busy ? 48'd0 : x_data;
+
+    // write port of the subkey memory of stage M (M = 0 .. 47): encryption subkey M at
+    // {slot, 0}, decryption subkey 47 - M at {slot, 1}
+    reg [NST-1:0]    mem_we;
+    reg [AW*NST-1:0] mem_wa;
+    genvar j;
+    generate
+        for (j = 0; j < NST; j = j + 1) begin : g_wr
+            always @(posedge clk) begin
+                mem_we[j] <= scrub_busy || (x_valid && !zeroize && (x_idx == j || x_idx == NST - 1 - j));
+                mem_wa[AW*j +: AW] <= scrub_busy ? scrub_addr : {ld_slot, x_idx != j};
+            end
+        end
+    endgenerate
+
+    // input register: {L0, R0} = IP(block), so round 0 starts from registers like every
+    // other round (its subkey is read one clock ahead at the input's address)
+    reg            i_v;
+    reg [SBW-1:0]  i_sb;
+    reg [63:0]     i_lr;
+    always @(posedge clk) begin
+        if (rst) begin
+            i_v  <= 1'b0;
+            i_sb <= {SBW{1'b0}};
+            i_lr <= 64'd0;
         end else begin
-            k1_valid <= x_valid;
-            k2_done  <= k1_valid && k1_idx == 6'd47;
+            i_v <= in_acc;
+            if (in_acc) begin
+                i_sb <= in_sb;
+                i_lr <= in_lr;
+            end
+            if (zeroize) begin
+                i_sb[0] <= 1'b1;
+                i_lr    <= 64'd0;
+            end
         end
     end
-    always @(posedge clk) begin
-        k1_scrub <= scrub_busy;
-        k1_saddr <= scrub_addr;
-        k1_idx   <= x_idx;
-        k1_data  <= x_data;
-        k2_data  <= k1_scrub ? 48'd0 : k1_data;
-    end
 
-    genvar j;
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
             wire           pv;
             wire [SBW-1:0] psb;
             wire [AW-1:0]  pre;
-            wire [63:0]    pd;
+            wire [63:0]    plr;
+            wire [31:0]    pf;
             if (j == 0) begin : g_first
-                assign pv  = in_acc;
-                assign psb = in_sb;
-                assign pre = {AW{1'b0}};
-                assign pd  = in_lr;
+                assign pv  = i_v;
+                assign psb = i_sb;
+                assign pre = {in_slot, in_dec};
+                assign plr = i_lr;
+                assign pf  = 32'd0;
             end else begin : g_next
                 assign pv  = st_v[j-1];
                 assign psb = st_sb[SBW*(j-1) +: SBW];
                 assign pre = st_nx[AW*(j-1) +: AW];
-                assign pd  = st_d[64*(j-1) +: 64];
-            end
-            // stage j takes encryption subkey j (entry {slot,0}) and decryption subkey
-            // 47 - j (entry {slot,1})
-            reg            we;
-            reg [AW-1:0]   wa;
-            always @(posedge clk) begin
-                we <= k1_scrub || (k1_valid && (k1_idx == j || k1_idx == NST - 1 - j));
-                wa <= k1_scrub ? k1_saddr : {ld_slot, k1_idx != j};
+                assign plr = st_lr[64*(j-1) +: 64];
+                assign pf  = st_f[32*(j-1) +: 32];
             end
             tdea_pipe_stage #(.SLOT_W(SLOT_W), .TAG_W(TAG_W), .RND_REGS(RND_REGS), .J(j)) u_stage (
                 .clk(clk), .rst(rst), .kill(zeroize), .pre_addr(pre),
-                .in_valid(pv), .in_sb(psb), .in_data(pd), .nx_addr(st_nx[AW*j +: AW]),
-                .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_data(st_d[64*j +: 64]),
-                .busy_slots(st_busy[NSLOT*j +: NSLOT]),
-                .we(we), .waddr(wa), .wdata(k2_data));
+                .in_valid(pv), .in_sb(psb), .in_lr(plr), .in_f(pf), .nx_addr(st_nx[AW*j +: AW]),
+                .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_lr(st_lr[64*j +: 64]),
+                .out_f(st_f[32*j +: 32]), .busy_slots(st_busy[NSLOT*j +: NSLOT]),
+                .we(mem_we[j]), .waddr(mem_wa[AW*j +: AW]), .wdata(k2_data));
         end
     endgenerate
 
-    // output buffer: round 47's result (zero when err) after IP^-1 (wiring)
+    // result register: round 47's result {L47 xor f47, R47} (the round does not swap),
+    // zero unless the block is valid with err = 0
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [SBW-1:0] l_sb = st_sb[SBW*(NST-1) +: SBW];     // (slot and dec not needed)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [63:0]    l_lr = st_lr[64*(NST-1) +: 64];
+    wire [63:0]    l_res = {l_lr[63:32] ^ st_f[32*(NST-1) +: 32], l_lr[31:0]};
+    reg              r_v, r_err;
+    reg [TAG_W-1:0]  r_tag;
+    reg [63:0]       r_d;
+    always @(posedge clk) begin
+        if (rst) begin
+            r_v   <= 1'b0;
+            r_err <= 1'b0;
+            r_tag <= {TAG_W{1'b0}};
+            r_d   <= 64'd0;
+        end else begin
+            r_v <= st_v[NST-1];
+            if (st_v[NST-1]) begin
+                r_err <= l_sb[0];
+                r_tag <= l_sb[SLOT_W+2 +: TAG_W];
+                r_d   <= l_sb[0] ? 64'd0 : l_res;
+            end
+            if (zeroize) begin
+                r_err <= 1'b1;
+                r_d   <= 64'd0;
+            end
+        end
+    end
+
+    // output buffer: the result register (zero when err) after IP^-1 (wiring)
     wire [63:0] fp_out;
-    tdea_perm #(.FINAL(1)) u_fp (.in(st_d[64*(NST-1) +: 64]), .out(fp_out));
+    tdea_perm #(.FINAL(1)) u_fp (.in(r_d), .out(fp_out));
     /* verilator lint_off UNUSEDSIGNAL */
     wire obuf_wiping;
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_obuf #(.DW(64), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
-        .in_valid(st_v[NST-1]), .in_err(st_sb[SBW*(NST-1)]),
-        .in_tag(st_sb[SBW*(NST-1)+SLOT_W+2 +: TAG_W]), .in_data(fp_out),
+        .in_valid(r_v), .in_err(r_err), .in_tag(r_tag), .in_data(fp_out),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
         .taken(out_taken), .wiping(obuf_wiping));
 
     // slots used by blocks that still have a round ahead of them, as a register: the
-    // slots in the stage registers now plus the block being accepted, i.e. every slot in
-    // use after the edge, and for one clock also the slot of a block that has just left
-    // the last of them (so key_ready may rise one clock late). This keeps the OR over the
+    // slots in the input and stage registers now plus the block being accepted, i.e.
+    // every slot in use after the edge, and for one clock also the slot of a block that
+    // has just left the last of them (so key_ready may rise one clock late). This keeps the OR over the
     // 48 stages off the path key_ready -> key loader (ECP5 critical path at 88.8 MHz).
     reg [NSLOT-1:0] busy_now;
     integer s;
     always @(*) begin
-        busy_now = {NSLOT{1'b0}};
+        busy_now = i_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << i_sb[SLOT_W+1:2]) : {NSLOT{1'b0}};
         for (s = 0; s < NST; s = s + 1) busy_now = busy_now | st_busy[NSLOT*s +: NSLOT];
     end
     reg [NSLOT-1:0] inflight;
@@ -236,12 +294,29 @@ module tdea_pipe #(
     assign key_ready = !ld_busy && !scrub_busy && !zeroize && !inflight[key_slot];
     wire key_hs = key_valid && key_ready;
 
+    // the handshake is registered before it starts the key schedule (ks_*), so the
+    // key_ready decision (slot in use, load or scrub running) does not reach the
+    // schedule's key and C/D registers (ECP5 critical path at 117.8 MHz). ks_key holds
+    // key_data for one clock after a cycle with key_valid, else zero.
+    reg         ks_start, ks_opt2;
+    reg [191:0] ks_key;
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            ks_start <= 1'b0;
+            ks_key   <= 192'd0;
+        end else begin
+            ks_start <= key_hs && kl_ok;
+            ks_key   <= key_valid ? key_data : 192'd0;
+        end
+        ks_opt2 <= key_bytes == 6'd16;
+    end
+
     /* verilator lint_off UNUSEDSIGNAL */
     wire x_busy;
     /* verilator lint_on UNUSEDSIGNAL */
     tdea_keysched u_ks (
-        .clk(clk), .rst(rst), .zeroize(zeroize), .start(key_hs && kl_ok),
-        .key_data(key_data), .opt2(key_bytes == 6'd16), .busy(x_busy),
+        .clk(clk), .rst(rst), .zeroize(zeroize), .start(ks_start),
+        .key_data(ks_key), .opt2(ks_opt2), .busy(x_busy),
         .w_valid(x_valid), .w_idx(x_idx), .w_data(x_data));
 
     always @(posedge clk) begin

@@ -59,7 +59,7 @@ async def test_zeroize_in_stream(dut):
     rng = test_rng()
     drv, errors = await start(dut)
     n = int(os.environ.get("AESIP_NBLOCKS", "400"))
-    # the pulse falls after the first results have left (latency 48 x RND_REGS) and while
+    # the pulse falls after the first results have left (latency 48 x RND_REGS + 3) and while
     # blocks still stream (at most n // 2 blocks later): the cut is strictly inside
     lat, _ = expected_timing(dut)
     await zeroize_in_stream(dut, rng, drv, n, (lat + 5, lat + n // 2))
