@@ -31,7 +31,8 @@
 //   LEN_W      : payload length width, 8 .. 32: payloads of 2**LEN_W bytes or more are
 //                rejected with LENGTH
 //   NR_MAX     : AES only: 10, 12 or 14, the largest key (aes_pipe)
-//   ROUND_REGS : registers per round: aes_pipe 1 .. 4 (ROUND_REGS), tdea_pipe 1 .. 2
+//   ROUND_REGS : registers per round: aes_pipe 1 .. 7 (ROUND_REGS; 5 .. 7 need SBOX_IMPL 1,
+//                the deep pipeline of docs/pipe.md), tdea_pipe 1 .. 2
 //                (RND_REGS)
 //   SBOX_IMPL  : AES only: 0 table S-boxes, 1 composite-field S-boxes
 // Ports (BLK_W = 128 for AES, 64 for TDEA; BB = BLK_W / 8)
@@ -64,9 +65,9 @@
 //   the command head goes first), enters the core's input buffer at E + 1 and the core
 //   at E + 2 when the core is ready; its result is on m_axis one output register after
 //   the core presents it (core latency: aes_pipe NR_MAX * ROUND_REGS + 1, tdea_pipe
-//   48 * ROUND_REGS + 3, docs/pipe.md, docs/tdea.md). Data handshake to result handshake: 18 clocks on aes_pipe
-//   NR_MAX 14, ROUND_REGS 1, 54 on tdea_pipe RND_REGS 1 (19 / 55 for a packet's first
-//   beat taken in the clock of its command). A CBC-encryption channel's next block
+//   48 * ROUND_REGS + 3, docs/pipe.md, docs/tdea.md). Data handshake to result
+//   handshake: 18 clocks on aes_pipe NR_MAX 14, ROUND_REGS 1, 54 on tdea_pipe
+//   RND_REGS 1 (19 / 55 for a packet's first beat taken in the clock of its command). A CBC-encryption channel's next block
 //   enters the core 2 clocks after its result leaves the core: a loop of 17 (53) clocks,
 //   so 17 (53) channels fill the pipeline (docs/channels.md, "Timing").
 //   s_axis_tready / s_axis_cmd_tready: the head register is empty or its beat / command
@@ -141,8 +142,8 @@ module chan_engine #(
                      "chan_engine: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(LEN_W >= 8 && LEN_W <= 32, chan_engine_LEN_W_not_8_to_32,
                      "chan_engine: LEN_W must be 8 .. 32")
-        `AESIP_CHECK(CORE == "tdea" || ROUND_REGS >= 1 && ROUND_REGS <= 4, chan_engine_ROUND_REGS_aes,
-                     "chan_engine: ROUND_REGS must be 1 .. 4 for aes")
+        `AESIP_CHECK(CORE == "tdea" || ROUND_REGS >= 1 && ROUND_REGS <= 7, chan_engine_ROUND_REGS_aes,
+                     "chan_engine: ROUND_REGS must be 1 .. 7 for aes")
         `AESIP_CHECK(CORE == "aes" || ROUND_REGS >= 1 && ROUND_REGS <= 2, chan_engine_ROUND_REGS_tdea,
                      "chan_engine: ROUND_REGS must be 1 or 2 for tdea")
     endgenerate

@@ -12,7 +12,8 @@ module tb_chan_engine #(
     parameter        SLOT_W     = 2,
     parameter        LEN_W      = 16,
     parameter        NR_MAX     = 14,
-    parameter        ROUND_REGS = 1
+    parameter        ROUND_REGS = 1,
+    parameter        SBOX_IMPL  = 0
 ) (
     input  wire                                     clk,
     input  wire                                     rst,
@@ -45,7 +46,7 @@ module tb_chan_engine #(
     wire m_last, m_fail;
     assign m_axis_tuser = {m_last, m_fail};
     chan_engine #(.CORE(CORE), .CH_W(CH_W), .SLOT_W(SLOT_W), .LEN_W(LEN_W), .NR_MAX(NR_MAX),
-                  .ROUND_REGS(ROUND_REGS)) u_dut (
+                  .ROUND_REGS(ROUND_REGS), .SBOX_IMPL(SBOX_IMPL)) u_dut (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),

@@ -366,6 +366,8 @@ async def test_tdea_mct(dut):
 CASES = [
     ("verilator", {"CORE": "aes", "CH_W": 4}, ["test_random", "test_cavp", "test_bad", "test_zeroize", "test_rekey"]),
     ("verilator", {"CORE": "aes", "CH_W": 7, "ROUND_REGS": 2, "SLOT_W": 1}, ["test_random", "test_zeroize"]),
+    # the deep pipeline: 7 registers per round in composite-field S-boxes, 98 clocks deep
+    ("verilator", {"CORE": "aes", "CH_W": 7, "ROUND_REGS": 7, "SBOX_IMPL": 1, "SLOT_W": 1}, ["test_random"]),
     ("icarus", {"CORE": "aes", "CH_W": 3}, ["test_random", "test_bad", "test_zeroize", "test_rekey"]),
     # LEN_W 20: the Monte Carlo packet is 80 000 bytes
     ("verilator", {"CORE": "tdea", "CH_W": 4, "LEN_W": 20}, None),
