@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from aesip import ref
+from aesip.gen_sbox_comp import generated_file_main
 
 PATH = Path(__file__).resolve().parent.parent / "rtl" / "common" / "aes_sbox_bram_table.vh"
 
@@ -45,13 +46,7 @@ localparam [4095:0] AES_SBOX_BRAM_TABLE = {{
 
 
 def main(argv: list[str]) -> int:
-    text = generate()
-    if "--check" in argv:
-        same = PATH.read_text() == text
-        print("up to date" if same else f"{PATH} differs from the generator output")
-        return 0 if same else 1
-    sys.stdout.write(text)
-    return 0
+    return generated_file_main(argv, generate(), PATH)
 
 
 if __name__ == "__main__":

@@ -388,15 +388,20 @@ def generate() -> str:
     return "\n".join(L) + "\n"
 
 
-def main(argv: list[str]) -> int:
-    text = generate()
+def generated_file_main(argv: list[str], text: str, path: Path) -> int:
+    """Command line of a generator of one committed file: print `text`, or with --check
+    compare it with `path` (exit 1 when they differ)."""
     if "--check" in argv:
-        path = Path(__file__).resolve().parent.parent / "rtl" / "common" / "aes_sbox_comp.v"
         same = path.read_text() == text
         print("up to date" if same else f"{path} differs from the generator output")
         return 0 if same else 1
     sys.stdout.write(text)
     return 0
+
+
+def main(argv: list[str]) -> int:
+    path = Path(__file__).resolve().parent.parent / "rtl" / "common" / "aes_sbox_comp.v"
+    return generated_file_main(argv, generate(), path)
 
 
 if __name__ == "__main__":
