@@ -180,26 +180,12 @@ module tdea_pipe #(
 
     // input register: {L0, R0} = IP(block), so round 0 starts from registers like every
     // other round (its subkey is read one clock ahead at the input's address)
-    reg            i_v;
-    reg [SBW-1:0]  i_sb;
-    reg [63:0]     i_lr;
-    always @(posedge clk) begin
-        if (rst) begin
-            i_v  <= 1'b0;
-            i_sb <= {SBW{1'b0}};
-            i_lr <= 64'd0;
-        end else begin
-            i_v <= in_acc;
-            if (in_acc) begin
-                i_sb <= in_sb;
-                i_lr <= in_lr;
-            end
-            if (zeroize) begin
-                i_sb[0] <= 1'b1;
-                i_lr    <= 64'd0;
-            end
-        end
-    end
+    wire           i_v;
+    wire [SBW-1:0] i_sb;
+    wire [63:0]    i_lr;
+    tdea_blk_reg #(.SBW(SBW), .DW(64)) u_ireg (
+        .clk(clk), .rst(rst), .kill(zeroize), .in_valid(in_acc), .in_sb(in_sb), .in_d(in_lr),
+        .out_valid(i_v), .out_sb(i_sb), .out_d(i_lr));
 
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st

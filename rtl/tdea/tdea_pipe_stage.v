@@ -119,35 +119,13 @@ module tdea_pipe_stage #(
     wire [NSLOT-1:0] m_busy;
     generate
         if (RND_REGS == 2) begin : g_mid
-            reg             v;
-            reg [SBW-1:0]   sbr;
-            reg [63:0]      lrr;
-            reg [47:0]      xr;
-            always @(posedge clk) begin
-                if (rst) begin
-                    v   <= 1'b0;
-                    sbr <= {SBW{1'b0}};
-                    lrr <= 64'd0;
-                    xr  <= 48'd0;
-                end else begin
-                    v <= in_valid;
-                    if (in_valid) begin
-                        sbr <= in_sb;
-                        lrr <= lr;
-                        xr  <= x_in;
-                    end
-                    if (kill) begin
-                        sbr[0] <= 1'b1;
-                        lrr    <= 64'd0;
-                        xr     <= 48'd0;
-                    end
-                end
-            end
-            assign m_v  = v;
-            assign m_sb = sbr;
-            assign m_lr = lrr;
-            assign m_x  = xr;
-            assign m_busy = v ? ({{(NSLOT-1){1'b0}}, 1'b1} << sbr[SLOT_W+1:2]) : {NSLOT{1'b0}};
+            wire [111:0] d;
+            tdea_blk_reg #(.SBW(SBW), .DW(112)) u_reg (
+                .clk(clk), .rst(rst), .kill(kill), .in_valid(in_valid), .in_sb(in_sb),
+                .in_d({lr, x_in}), .out_valid(m_v), .out_sb(m_sb), .out_d(d));
+            assign m_lr = d[111:48];
+            assign m_x  = d[47:0];
+            assign m_busy = m_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << m_sb[SLOT_W+1:2]) : {NSLOT{1'b0}};
         end else begin : g_nomid
             assign m_v  = in_valid;
             assign m_sb = in_sb;
@@ -164,34 +142,16 @@ module tdea_pipe_stage #(
     tdea_des_f u_f (.x(m_x), .f(f));
 
     // the stage's output register
-    reg             o_v;
-    reg [SBW-1:0]   o_sb;
-    reg [63:0]      o_lr;
-    reg [31:0]      o_f;
-    always @(posedge clk) begin
-        if (rst) begin
-            o_v  <= 1'b0;
-            o_sb <= {SBW{1'b0}};
-            o_lr <= 64'd0;
-            o_f  <= 32'd0;
-        end else begin
-            o_v <= m_v;
-            if (m_v) begin
-                o_sb <= m_sb;
-                o_lr <= m_lr;
-                o_f  <= f;
-            end
-            if (kill) begin
-                o_sb[0] <= 1'b1;
-                o_lr    <= 64'd0;
-                o_f     <= 32'd0;
-            end
-        end
-    end
+    wire            o_v;
+    wire [SBW-1:0]  o_sb;
+    wire [95:0]     o_d;
+    tdea_blk_reg #(.SBW(SBW), .DW(96)) u_oreg (
+        .clk(clk), .rst(rst), .kill(kill), .in_valid(m_v), .in_sb(m_sb), .in_d({m_lr, f}),
+        .out_valid(o_v), .out_sb(o_sb), .out_d(o_d));
     assign out_valid = o_v;
     assign out_sb    = o_sb;
-    assign out_lr    = o_lr;
-    assign out_f     = o_f;
+    assign out_lr    = o_d[95:32];
+    assign out_f     = o_d[31:0];
     generate
         if (LAST != 0) begin : g_last
             // round 47's output register: no round ahead (only L xor f, in tdea_pipe)
