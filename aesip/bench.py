@@ -438,7 +438,8 @@ def bench_main(args) -> int:
             name = f"multi-pipe, {lanes} lanes" if lanes else fe
             recs = measure(f"ccmp-{name}", "ccmp_top, 802.11 CCMP front end", "MPDU(s) differ from the reference",
                            lambda: ccmp_bench.run(fe, args.sim, ccmp_sizes, args.ccm_packets, seed,
-                                                  lanes or ccmp_bench.MULTI_LANES[0]))
+                                                  lanes or ccmp_bench.MULTI_LANES[0],
+                                                  MULTI_PACKETS if lanes == MULTI_LANES else ()))
             ccmp_recs.extend(recs or [])
         if not sizes:
             continue

@@ -15,7 +15,8 @@ decryption passes the replay check). For each op and size, after the front end h
 idle: one MPDU alone (latency = cycles from its sideband beat's handshake to its last
 result: status or last output beat, whichever is later), then `packets` MPDUs queued at
 once, no gaps or backpressure (cycles = first sideband handshake to the last MPDU's
-last result). Decryptions take the protected MPDUs the reference builds.
+last result); on the 16-lane engine also bursts of 32 and 128 MPDUs (the burst lengths of
+the plain 16-lane CCM records, `bursts`). Decryptions take the protected MPDUs the reference builds.
 
 Record fields: engine ('ccmp-<core>': ccmp_top on aes_mode_engine on that core;
 'ccmp-multi-pipe': ccmp_top with MULTI = 1, aes_mode_multi with `lanes` (MULTI_LANES: 2
@@ -58,16 +59,17 @@ def qos_mpdu(rng: random.Random, size: int) -> bytes:
     return fc + rng.randbytes(22) + qc + rng.randbytes(size)
 
 
-def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS) -> tuple[list[dict], list[dict]]:
-    """(commands, measurements): a key load, then one burst per (op, size, count); each
-    measurement names its op, size and command index."""
+def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, bursts=()) -> tuple[list[dict], list[dict]]:
+    """(commands, measurements): a key load, then one burst per (op, size, count) for the
+    counts 1, `packets` and `bursts`; each measurement names its op, size and command
+    index."""
     key = rng.randbytes(KEY_BITS // 8)
     cmds: list[dict] = [{"cmd": "key", "slot": 0, "key": key.hex()}]
     meas: list[dict] = []
     pn = 1
     for op in OPS:
         for size in sizes:
-            for n in (1, packets):
+            for n in sorted({1, packets, *bursts}):
                 frames = []
                 for _ in range(n):
                     m = qos_mpdu(rng, size)
@@ -139,16 +141,17 @@ def records(engine: str, simulator: str, results: list[dict], meas: list[dict], 
 
 
 def run(engine: str, simulator: str, sizes, packets: int, seed: int,
-        lanes: int = MULTI_LANES[0]) -> tuple[list[dict], list[dict]]:
+        lanes: int = MULTI_LANES[0], bursts=()) -> tuple[list[dict], list[dict]]:
     """(records, mismatching MPDUs) for ccmp_top on `engine` (a block core, or
-    rtl.MULTI_ENGINE: MULTI = 1 on aes_pipe with LANES = `lanes`), from one simulation."""
+    rtl.MULTI_ENGINE: MULTI = 1 on aes_pipe with LANES = `lanes`), from one simulation;
+    `bursts`: more burst lengths measured besides 1 and `packets`."""
     multi = engine == rtl.MULTI_ENGINE
     name = "multi-pipe" if multi else engine
     target = ccmp_run.target_for(engine)
     if multi:
         target = dataclasses.replace(target, params={**target.params, "LANES": lanes})
     rng = random.Random(f"{seed}-ccmp-{name}" + (f"-lanes{lanes}" if multi and lanes != MULTI_LANES[0] else ""))
-    cmds, meas = plan(rng, sizes, packets)
+    cmds, meas = plan(rng, sizes, packets, bursts)
     res = session.simulate(target, simulator, cmds)["results"]
     _n, bad = check(cmds, res)
     return records(name, simulator, res, meas, lanes if multi else None), bad
