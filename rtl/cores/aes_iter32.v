@@ -133,7 +133,7 @@ module aes_iter32 #(
     reg  [NSLOT-1:0] slot_valid;     // per-slot key valid
     reg  [2*NSLOT-1:0] slot_size;    // per-slot key size
     reg              scrubbing;      // the key store is being overwritten with zeros
-    reg  [AW:0]      scrub_step;     // addresses 0 .. 16*2**SLOT_W-1, then 0 again
+    reg  [AW:0]      scrub_step;     // addresses 0 .. 2**AW-1 (16 or 32 per slot), then 0 again
     reg  [31:0]      key_store [0:(1 << AW) - 1];   // LUT RAM
     reg  [31:0]      store_word;     // key-store read register (synchronous read)
     // key schedule
