@@ -60,6 +60,9 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
     "iter32": {
         "default": {},
         "sbox-comp": {"SBOX_IMPL": 1},
+        # block-RAM S-boxes (aes_sbox_bram with OUT_REG 0: the RAM's synchronous read is
+        # the S-box register), for the iCE40 UP5K (docs/iter32.md)
+        "sbox-bram": {"SBOX_IMPL": 2},
     },
     "iter128": {
         "default": {},

@@ -15,7 +15,11 @@
 // block ever waits for a key expansion. See docs/iter32.md for the full description.
 //
 // Parameters
-//   SBOX_IMPL : 0 = 256-entry table S-boxes, 1 = composite-field S-boxes (aes_sbox)
+//   SBOX_IMPL : 0 = 256-entry table S-boxes, 1 = composite-field S-boxes (aes_sbox),
+//               2 = block-RAM S-boxes (aes_sbox_bram, OUT_REG = 0: the RAM's own
+//               synchronous read is the register in front of each S-box; no LUT S-box
+//               at all). Same timing; the key store then holds 32 words per slot (word
+//               w[Nk] too), so the scrub after rst/zeroize takes 32*2**SLOT_W+1 cycles.
 //   SLOT_W    : key-slot index width (>= 1); 2**SLOT_W key slots
 //   TAG_W     : width of the tag carried with every block (>= 1)
 // Ports (common core interface, docs/cores.md)
@@ -45,7 +49,8 @@
 //     4*(Nr+1) cycles after the transfer edge (key_ready and s_axis_tready low);
 //     an illegal length only invalidates the slot (key_ready stays high). A pending
 //     key load has priority over a pending block. After rst or zeroize the key store
-//     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low).
+//     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low;
+//     32*2**SLOT_W+1 with SBOX_IMPL = 2).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -73,14 +78,16 @@ module aes_iter32 #(
 );
     // parameter limits (documented above), checked at elaboration
     generate
-        `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_iter32_SBOX_IMPL_not_0_or_1,
-                     "aes_iter32: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SBOX_IMPL >= 0 && SBOX_IMPL <= 2, aes_iter32_SBOX_IMPL_not_0_to_2,
+                     "aes_iter32: SBOX_IMPL must be 0 or 1 or 2")
         `AESIP_CHECK(SLOT_W >= 1, aes_iter32_SLOT_W_below_1, "aes_iter32: SLOT_W must be >= 1")
         `AESIP_CHECK(TAG_W >= 1, aes_iter32_TAG_W_below_1, "aes_iter32: TAG_W must be >= 1")
     endgenerate
 
     localparam NSLOT = 1 << SLOT_W;
-    localparam AW    = SLOT_W + 4;          // key-store address: {slot, half, word}
+    localparam BRAM  = (SBOX_IMPL == 2);    // block-RAM S-boxes, w[Nk] kept in the key store
+    localparam WW    = BRAM ? 4 : 3;        // key-store word-index width
+    localparam AW    = SLOT_W + 1 + WW;     // key-store address: {slot, half, word}
     localparam [5:0] LAST_WORD_128 = 6'd43; // 4*Nr+3: index of a block's last clock
     localparam [5:0] LAST_WORD_192 = 6'd51;
     localparam [5:0] LAST_WORD_256 = 6'd59;
@@ -114,6 +121,7 @@ module aes_iter32 #(
     reg              next_stored;    // j < Nk-1: u[j+1] is a stored/key word (same)
     reg              store_first;    // j <= Nk-1: expansion: u[j] is w[0..Nk-1] (same)
     reg              store_last;     // 4*Nr+3-j <= Nk-1: expansion: a final word (same)
+    reg              store_extra;    // j == Nk: expansion: w[Nk] (kept with SBOX_IMPL 2 only)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -125,8 +133,8 @@ module aes_iter32 #(
     reg  [NSLOT-1:0] slot_valid;     // per-slot key valid
     reg  [2*NSLOT-1:0] slot_size;    // per-slot key size
     reg              scrubbing;      // the key store is being overwritten with zeros
-    reg  [AW:0]      scrub_step;     // addresses 0 .. 16*2**SLOT_W-1, then 0 again
-    reg  [31:0]      key_store [0:(16 << SLOT_W) - 1];   // LUT RAM
+    reg  [AW:0]      scrub_step;     // addresses 0 .. 2**AW-1 (16 or 32 per slot), then 0 again
+    reg  [31:0]      key_store [0:(1 << AW) - 1];   // LUT RAM
     reg  [31:0]      store_word;     // key-store read register (synchronous read)
     // key schedule
     reg  [223:0]     load_words;     // key words j+1..7 during expansion (shifts down one word per clock)
@@ -188,12 +196,47 @@ module aes_iter32 #(
     wire [1:0]   key_size_next = rst ? 2'd0 : key_go ? load_size : block_go ? in_key_size : key_size;
     wire [191:0] window_next   = clear_schedule ? 192'd0 :                // W1..W6 of the next window
                                  (!key_go && compute) ? window[223:32] : window[191:0];
+    // SBOX_IMPL 2 (where this would be the critical path): the taps are loaded from the
+    // window as it is after a step (shifted when the block or expansion steps), with the
+    // key size of the current block, so that no handshake path reaches them. The taps are
+    // not used in the first Nk-1 >= 3 clocks after a transfer, so the old key size and
+    // window at a transfer edge do not matter; they read zero one clock after the window
+    // is cleared, and at once on rst or zeroize.
+    wire [1:0]   tap_size   = BRAM ? key_size : key_size_next;
+    wire [191:0] tap_window = !BRAM ? window_next : (rst || zeroize) ? 192'd0 :
+                              step ? window[223:32] : window[191:0];
     wire [31:0] t_in   = decrypt ? window_back : key_word;
     wire [1:0]  t_mode = (word_pos == 3'd0) ? 2'd1 : ((key_size == 2'd2) && (word_pos == 3'd4)) ? 2'd2 : 2'd0;
     // T of the key schedule, as aes_ks_t: SubWord(RotWord(w)) ^ Rcon, SubWord(w) or w;
     // here RotWord is applied after SubWord (they commute), which saves the input mux
     wire [31:0] t_sub;
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
+    generate
+        if (BRAM) begin : g_tsub_bram
+            // The RAMs' read register stands in for the T input register: they read the
+            // next T input as it is in a step of a block or an expansion (the window
+            // shifts, computed_word loads): the value that window_back (decrypt) or
+            // computed_word (encrypt, key load) has one clock later whenever T is used.
+            // T is never used in the first Nk-1 >= 3 clocks after a transfer (so the old
+            // direction and key size at a transfer edge do not matter), nor in the last
+            // round's first clock, where a stall can repeat the clock; and T of a stored
+            // word (encrypt, j = Nk-1) is never needed since w[Nk] is stored too. Only
+            // registers and the RAMs' own outputs feed the address: no handshake, reset
+            // or stall path. After a clear the RAMs read from zeros.
+            wire [31:0] t_next_fwd = (!next_stored && (t_mode != 2'd0)) ? sched_sbox :
+                                     next_stored ? load_word : (window_old ^ t_in);
+            wire [31:0] t_next_dec = (key_size == 2'd0) ? window[223:192] :
+                                     (key_size == 2'd1) ? window[159:128] : window[95:64];
+            wire [31:0] t_addr = decrypt ? t_next_dec : t_next_fwd;
+            aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_tsub_lo (
+                .clk(clk), .a_in(t_addr[7:0]), .a_inv(1'b0), .a_clr(1'b0), .a_out(t_sub[7:0]),
+                .b_in(t_addr[15:8]), .b_inv(1'b0), .b_clr(1'b0), .b_out(t_sub[15:8]));
+            aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_tsub_hi (
+                .clk(clk), .a_in(t_addr[23:16]), .a_inv(1'b0), .a_clr(1'b0), .a_out(t_sub[23:16]),
+                .b_in(t_addr[31:24]), .b_inv(1'b0), .b_clr(1'b0), .b_out(t_sub[31:24]));
+        end else begin : g_tsub_lut
+            aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
+        end
+    endgenerate
     // next word: W[9-Nk] ^ T; the terms that do not depend on the S-boxes are formed
     // apart from the S-box terms
     wire        t_rot      = (t_mode == 2'd1);
@@ -203,7 +246,7 @@ module aes_iter32 #(
     // key load: key word 0; stored/key words; T = identity
     wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
     wire [31:0] computed_next = sel_sbox ? sched_sbox : cw_other;
-    wire [2:0]  next_index    = word_index[2:0] + 3'd1;
+    wire [WW-1:0] next_index  = word_index[WW-1:0] + 1'b1;
     wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
     // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
     wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
@@ -216,10 +259,13 @@ module aes_iter32 #(
     // offered block's slot and direction whether or not it is transferred (the word read
     // is used only if it is), so the address does not wait for the handshake
     wire          start_window = !expanding && (!block_busy || at_last_word);
+    wire          store_low   = store_first || store_extra;   // expansion: w[0..Nk-1] (w[Nk])
+    // index in the second half (< Nk <= 8): words_left[2:0], zero-extended to WW bits
+    wire [WW-1:0] words_left_w = (words_left[WW-1:0] << (WW - 3)) >> (WW - 3);
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
-                                expanding ? {slot, !store_first, store_first ? word_index[2:0] : words_left[2:0]} :
-                                start_window ? {in_slot, in_decrypt, 3'd0} : {slot, decrypt, next_index};
-    wire          store_we    = scrubbing || (expanding && (store_first || store_last));
+                                expanding ? {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w} :
+                                start_window ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
+    wire          store_we    = scrubbing || (expanding && (store_low || store_last));
     always @(posedge clk) begin
         if (store_we) key_store[store_addr] <= key_word;
         store_word <= key_store[store_addr];
@@ -234,7 +280,9 @@ module aes_iter32 #(
     // column, produced in the clock before: it is at position 6 (row3[31:24]) and has its
     // own S-box (late_sub) whose (Inv)MixColumns term is added at the end (MixColumns is
     // linear).
-    reg  [31:0] sub_word;                                // (Inv)SubBytes of this clock's column
+    wire [31:0] sub_word;                                // (Inv)SubBytes of this clock's column
+    wire        state_clear = rst || zeroize || block_done;  // the state rows are cleared
+    wire        state_en    = block_busy && compute;         // the state rows shift
     wire        first_col = (col_step == 2'd0);          // k == 0: row 3 comes from late_sub
     // taps for the next clock (k+1), read from the delay lines before this clock's shift:
     // position p then is position p-1 after it
@@ -242,15 +290,54 @@ module aes_iter32 #(
                              (last_col || first_col) ? row2[39:32] : row2[7:0], // k+1 < 2
                              (col_step != 2'd2) ? row1[39:32] : row1[7:0],      // k+1 != 3
                              row0[7:0]};
-    wire [31:0] sub_next;
-    aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
     wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
-    // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
-    // to the table's output (memory_dff + memory_map) and put the table on the loop path
-    (* keep_hierarchy *)
-    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(0)) u_late (.in(row3[31:24]), .inv(1'b0), .out(late_fwd));
-    (* keep_hierarchy *)
-    aes_sbox #(.IMPL(SBOX_IMPL), .DIR(1)) u_late_inv (.in(row3[31:24]), .inv(1'b1), .out(late_inv));
+    wire [31:0] col_out;
+    generate
+        if (BRAM) begin : g_sbox_bram
+            // The RAMs' read registers are sub_word and the late byte's register:
+            // the column S-boxes read taps_next when the state shifts, else the address
+            // of the last read again (sub_addr_q: the RAMs have no read enable; a stalled
+            // block must keep sub_word), and zero when the state is cleared, so that the
+            // RAMs then hold S(0) / InvS(0), no state; the late RAM reads the next
+            // value of row3[31:24] (position 6), so that its output is always
+            // S(row3[31:24]) or InvS (the direction of that clock). At a transfer edge the
+            // reads use the old direction: sub_word and the late byte are first used in
+            // clock 4.
+            reg  [31:0] sub_addr_q;
+            wire [31:0] sub_addr  = state_clear ? 32'd0 : state_en ? taps_next : sub_addr_q;
+            always @(posedge clk) sub_addr_q <= sub_addr;
+            wire [7:0]  late_addr = state_clear ? 8'd0 : state_en ? col_out[31:24] : row3[31:24];
+            wire [7:0]  late_sub;
+            aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_sub_lo (
+                .clk(clk), .a_in(sub_addr[7:0]), .a_inv(decrypt), .a_clr(1'b0), .a_out(sub_word[7:0]),
+                .b_in(sub_addr[15:8]), .b_inv(decrypt), .b_clr(1'b0), .b_out(sub_word[15:8]));
+            aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_sub_hi (
+                .clk(clk), .a_in(sub_addr[23:16]), .a_inv(decrypt), .a_clr(1'b0), .a_out(sub_word[23:16]),
+                .b_in(sub_addr[31:24]), .b_inv(decrypt), .b_clr(1'b0), .b_out(sub_word[31:24]));
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [7:0] late_unused;                      // port B of the late byte's RAM
+            /* verilator lint_on UNUSEDSIGNAL */
+            aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_late (
+                .clk(clk), .a_in(late_addr), .a_inv(decrypt), .a_clr(1'b0), .a_out(late_sub),
+                .b_in(8'd0), .b_inv(1'b0), .b_clr(1'b0), .b_out(late_unused));
+            assign late_fwd = late_sub;
+            assign late_inv = late_sub;
+        end else begin : g_sbox_lut
+            wire [31:0] sub_next;
+            reg  [31:0] sub_word_r;
+            aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
+            always @(posedge clk)
+                if (state_clear)   sub_word_r <= 32'd0;
+                else if (state_en) sub_word_r <= sub_next;
+            assign sub_word = sub_word_r;
+            // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
+            // to the table's output (memory_dff + memory_map) and put the table on the loop path
+            (* keep_hierarchy *)
+            aes_sbox #(.IMPL(SBOX_IMPL), .DIR(0)) u_late (.in(row3[31:24]), .inv(1'b0), .out(late_fwd));
+            (* keep_hierarchy *)
+            aes_sbox #(.IMPL(SBOX_IMPL), .DIR(1)) u_late_inv (.in(row3[31:24]), .inv(1'b1), .out(late_inv));
+        end
+    endgenerate
     wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[32*column +: 32];
@@ -269,7 +356,7 @@ module aes_iter32 #(
     wire [31:0] late_term_fwd = !late_en ? 32'd0 : final_round ? {late_fwd, 24'd0} : late_mixed_fwd;
     wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
-    wire [31:0] col_out   = base_out ^ late_term;
+    assign      col_out   = base_out ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -317,6 +404,9 @@ module aes_iter32 #(
             next_stored <= (word_index_inc < {3'd0, nk_minus1});
             store_first <= next_stored;
         end
+
+        if (rst || key_go || block_go || !BRAM) store_extra <= 1'b0;
+        else if (step)        store_extra <= store_first && !next_stored;   // next j = Nk
 
         if (rst)              store_last <= 1'b1;                        // words_left = 0
         else if (key_go || block_go) store_last <= 1'b0;
@@ -387,10 +477,10 @@ module aes_iter32 #(
         // no round-key words are left after a block or an expansion
         if (clear_schedule)   window <= 224'd0;
         else if (!key_go && compute) window <= {key_word, window[223:32]};
-        window_old  <= (key_size_next == 2'd0) ? window_next[159:128] :
-                       (key_size_next == 2'd1) ? window_next[95:64] : window_next[31:0];
-        window_back <= (key_size_next == 2'd0) ? window_next[191:160] :
-                       (key_size_next == 2'd1) ? window_next[127:96] : window_next[63:32];
+        window_old  <= (tap_size == 2'd0) ? tap_window[159:128] :
+                       (tap_size == 2'd1) ? tap_window[95:64] : tap_window[31:0];
+        window_back <= (tap_size == 2'd0) ? tap_window[191:160] :
+                       (tap_size == 2'd1) ? tap_window[127:96] : tap_window[63:32];
 
         if (clear_schedule)   computed_word <= 32'd0;
         else if (key_go || compute) computed_word <= computed_next;   // load_word: expansion only
@@ -398,7 +488,9 @@ module aes_iter32 #(
         if (rst || zeroize)   use_stored <= 1'b0;
         else if (block_go)    use_stored <= in_key_ok;   // u[0] is read at the transfer edge
         else if (key_go)      use_stored <= 1'b0;
-        else if (step)        use_stored <= block_busy && next_stored && !err;
+        // SBOX_IMPL 2, encrypt: u[Nk] = w[Nk] is a stored word too (j <= Nk-1)
+        else if (step)        use_stored <= block_busy && !err &&
+                                            ((BRAM && !decrypt) ? store_first : next_stored);
     end
 
     // ------------------------------------------------------------------ state
@@ -407,11 +499,9 @@ module aes_iter32 #(
         else if (block_go)    in_block <= s_axis_tdata;
         else if (block_done)  in_block <= 128'd0;   // the input block is not kept after its block
 
-        if (rst || zeroize || block_done) begin
+        if (state_clear) begin
             row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
-            sub_word <= 32'd0;
-        end else if (block_busy && compute) begin
-            sub_word <= sub_next;
+        end else if (state_en) begin
             row0 <= {col_out[7:0],   row0[23:8]};
             row1 <= {col_out[15:8],  row1[47:8]};
             row2 <= {col_out[23:16], row2[39:8]};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // tb_sbox_bram_top: simulation top for the block-RAM S-box tests
 // (tb/common/test_aes_sbox_bram.py): aes_sbox_bram with DIR 0, 1 and 2, all driven by the
-// same port inputs, in the simulation model (no AESIP_BRAM_* define: the inferred ROM).
+// same port inputs, in the simulation model (no AESIP_BRAM_* define: the inferred ROM);
+// each with OUT_REG = 1 (the default, two clocks) and OUT_REG = 0 (one clock).
 //
 // Ports
 //   clk                : clock
@@ -10,6 +11,7 @@
 //   a_out0 / b_out0    : DIR=0 (forward only) outputs
 //   a_out1 / b_out1    : DIR=1 (inverse only) outputs
 //   a_out2 / b_out2    : DIR=2 (inv selects) outputs
+//   a_q0 .. b_q2       : the same three with OUT_REG = 0
 `timescale 1ns / 1ps
 `default_nettype none
 module tb_sbox_bram_top (
@@ -25,7 +27,13 @@ module tb_sbox_bram_top (
     output wire [7:0] a_out1,
     output wire [7:0] b_out1,
     output wire [7:0] a_out2,
-    output wire [7:0] b_out2
+    output wire [7:0] b_out2,
+    output wire [7:0] a_q0,
+    output wire [7:0] b_q0,
+    output wire [7:0] a_q1,
+    output wire [7:0] b_q1,
+    output wire [7:0] a_q2,
+    output wire [7:0] b_q2
 );
     aes_sbox_bram #(.DIR(0)) u_fwd (
         .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out0),
@@ -36,5 +44,14 @@ module tb_sbox_bram_top (
     aes_sbox_bram #(.DIR(2)) u_both (
         .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out2),
         .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out2));
+    aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_fwd_q (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q0),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q0));
+    aes_sbox_bram #(.DIR(1), .OUT_REG(0)) u_inv_q (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q1),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q1));
+    aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_both_q (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q2),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q2));
 endmodule
 `default_nettype wire

