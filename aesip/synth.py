@@ -108,6 +108,9 @@ VARIANTS["tdea-iter"] = {"default": {}}
 MODE_ENGINE_DESIGNS = {f"ccm-{name}": name for name in rtl.MODE_ENGINE_CORES}
 for _design, _core in MODE_ENGINE_DESIGNS.items():
     VARIANTS[_design] = {"default": {"CORE": _core}}
+# both cores encrypt-only (DIRECTION_B=0): CCM, CTR, CBC encryption and CBC-MAC; ECB/CBC
+# decryption are refused with status OP (docs/mode_engine.md)
+VARIANTS["ccm-iter128"]["enc"] = {"CORE": "iter128", "DIRECTION_B": 0}
 # aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
 # its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer
 # per lane) and with the 16 lanes that `aesip bench` measures.

@@ -14,6 +14,9 @@
 //            2**LEN_W bytes or more are rejected with ERR_LENGTH
 //   BUF_AW : log2 of the output buffer depth in 16-byte beats (>= 1); store-and-forward
 //            CCM decryption accepts payloads up to 16 * 2**BUF_AW bytes
+//   DEC_OPS: 1 (default) = the ops that need the AES inverse cipher (ECB decrypt, CBC
+//            decrypt) are accepted; 0 = the engine's cores cannot decrypt and those ops
+//            are refused with ERR_OP (CCM decryption needs only the forward cipher)
 // Ports
 //   cmd          : the command beat (s_axis_cmd_tdata)
 //   key_usable   : bit s = key slot s holds a usable key (aes_key_slots)
@@ -21,7 +24,8 @@
 //   slot         : key slot (low SLOT_W bits of the slot field)
 //   tag_len      : CCM tag length t in bytes (0: CCM* encryption only, no CBC-MAC)
 //   aad_code     : AAD length encoding (SP 800-38C A.2.2): 0 = 2 bytes, 1 = 6, 2 = 10
-//   err          : error code found from the command alone (ERR_OK when none)
+//   err          : error code found from the command alone (ERR_OK when none); OP also
+//                  for ECB/CBC decrypt when DEC_OPS = 0
 //   is_ccm       : op is CCM encrypt or decrypt
 //   has_data     : the packet has data beats (aad_len or payload_len nonzero)
 //   no_payload   : payload_len is 0
@@ -41,7 +45,8 @@
 module aes_mode_cmd_decode #(
     parameter SLOT_W = 2,
     parameter LEN_W  = 32,
-    parameter BUF_AW = 8
+    parameter BUF_AW = 8,
+    parameter DEC_OPS = 1
 ) (
     input  wire [511:0]          cmd,
     input  wire [(1 << SLOT_W)-1:0] key_usable,
@@ -76,6 +81,8 @@ module aes_mode_cmd_decode #(
                      "aes_mode_cmd_decode: BUF_AW must be >= 1")
         `AESIP_CHECK(LEN_W >= BUF_AW + 4 && LEN_W <= 61, aes_mode_cmd_decode_LEN_W_out_of_range,
                      "aes_mode_cmd_decode: LEN_W must be BUF_AW + 4 .. 61")
+        `AESIP_CHECK(DEC_OPS == 0 || DEC_OPS == 1, aes_mode_cmd_decode_DEC_OPS_not_0_or_1,
+                     "aes_mode_cmd_decode: DEC_OPS must be 0 or 1")
     endgenerate
 
     localparam integer BEAT_BYTES_LOG2 = 4;     // 16-byte beats and blocks
@@ -114,7 +121,8 @@ module aes_mode_cmd_decode #(
 
     always @(*) begin
         err = ERR_OK;
-        if (op > OP_CCM_DEC || (cmd & CMD_RSVD_MASK) != {CMD_W{1'b0}} || (cut && op != OP_CCM_DEC))
+        if (op > OP_CCM_DEC || (cmd & CMD_RSVD_MASK) != {CMD_W{1'b0}} || (cut && op != OP_CCM_DEC)
+            || (DEC_OPS == 0 && (op == OP_ECB_DEC || op == OP_CBC_DEC)))
             err = ERR_OP;
         else if (is_ccm && !nonce_ok)
             err = ERR_NONCE;

@@ -25,6 +25,11 @@
 //   NR_MAX    : 10, 12 or 14 (default 14): the largest key the engine accepts
 //               (AES-128/192/256); passed to aes_pipe, which then has NR_MAX round stages.
 //               Packets on a slot loaded with a larger key fail with status KEY.
+//   DIRECTION_B : 2 (default) = core B has both directions; 0 = core B is built
+//               encrypt-only too (a CCM / CTR / CBC-MAC / encrypt-only engine: no inverse
+//               S-boxes or inverse round-key schedule in either core); ECB decrypt and CBC
+//               decrypt commands are then refused with status OP (no data out, data beats
+//               consumed as for every command-time error). CORE "iter32" needs 2.
 // Ports
 //   clk, rst                          : clock, sync active-high reset
 //   zeroize                           : one-cycle pulse: clears every key slot in both cores,
@@ -51,7 +56,8 @@ module aes_mode_engine #(
     parameter SLOT_W    = 2,
     parameter LEN_W     = 32,
     parameter BUF_AW    = 8,
-    parameter NR_MAX    = 14
+    parameter NR_MAX    = 14,
+    parameter DIRECTION_B = 2
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -96,6 +102,10 @@ module aes_mode_engine #(
                      "aes_mode_engine: LEN_W must be BUF_AW + 4 .. 61")
         `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_mode_engine_NR_MAX_not_10_12_14,
                      "aes_mode_engine: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(DIRECTION_B == 0 || DIRECTION_B == 2, aes_mode_engine_DIRECTION_B_not_0_or_2,
+                     "aes_mode_engine: DIRECTION_B must be 0 or 2")
+        `AESIP_CHECK(DIRECTION_B == 2 || CORE != "iter32", aes_mode_engine_iter32_DIRECTION_B_not_2,
+                     "aes_mode_engine: CORE iter32 needs DIRECTION_B = 2")
     endgenerate
 
     // ---------------------------------------------------------------- the packet context
@@ -117,7 +127,8 @@ module aes_mode_engine #(
     // a pending key load for the command's slot goes first (no starvation by traffic)
     wire cmd_hold = key_valid && (s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W] == {{(CMD_SLOT_W-SLOT_W){1'b0}}, key_slot});
     assign s_axis_cmd_tready = l_cmd_ready && !cmd_hold;
-    aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(1)) u_lane (
+    aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(1),
+                    .DEC_OPS(DIRECTION_B == 2 ? 1 : 0)) u_lane (
         .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),
         .active(l_active), .active_slot(l_slot),
         .s_axis_cmd_tvalid(s_axis_cmd_tvalid && !cmd_hold), .s_axis_cmd_tready(l_cmd_ready),
@@ -156,7 +167,10 @@ module aes_mode_engine #(
         .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
         .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX)) u_b (
+    // Core B decrypts for ECB/CBC decryption only; DIRECTION_B = 0 builds it encrypt-only
+    // and the lane then refuses those ops (DEC_OPS = 0), so it never asks core B to decrypt.
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
+               .DIRECTION(DIRECTION_B)) u_b (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),

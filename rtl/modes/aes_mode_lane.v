@@ -19,6 +19,8 @@
 //               packet's input up to tlast (aes_mode_engine: the lane reads s_axis
 //               directly); 0 = it does not (aes_mode_multi: the input FIFO in front of
 //               the lane is cleared and the demultiplexer drops the rest)
+//   DEC_OPS   : 1 (default) = ECB and CBC decryption are accepted (core B decrypts);
+//               0 = core B is built encrypt-only and those ops are refused with ERR_OP
 // Ports
 //   clk, rst                          : clock, synchronous active-high reset (clears all state)
 //   zeroize                           : one-cycle pulse: aborts the packet in the lane and a
@@ -59,7 +61,8 @@ module aes_mode_lane #(
     parameter SLOT_W = 2,
     parameter LEN_W  = 32,
     parameter BUF_AW = 8,
-    parameter ZDRAIN = 1
+    parameter ZDRAIN = 1,
+    parameter DEC_OPS = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -120,6 +123,8 @@ module aes_mode_lane #(
                      "aes_mode_lane: LEN_W must be BUF_AW + 4 .. 61")
         `AESIP_CHECK(ZDRAIN == 0 || ZDRAIN == 1, aes_mode_lane_ZDRAIN_not_0_or_1,
                      "aes_mode_lane: ZDRAIN must be 0 or 1")
+        `AESIP_CHECK(DEC_OPS == 0 || DEC_OPS == 1, aes_mode_lane_DEC_OPS_not_0_or_1,
+                     "aes_mode_lane: DEC_OPS must be 0 or 1")
     endgenerate
 
     // ---------------------------------------------------------------- op and error codes
@@ -151,7 +156,7 @@ module aes_mode_lane #(
     wire [LEN_W:0]    cmd_aad_steps, cmd_aad_beats, cmd_pay_beats, cmd_aad_len, cmd_pay_len;
     wire [127:0]      cmd_chain_init, cmd_counter_init, cmd_iv, cmd_recv_tag;
     wire [79:0]       cmd_aad_carry;
-    aes_mode_cmd_decode #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW)) u_decode (
+    aes_mode_cmd_decode #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .DEC_OPS(DEC_OPS)) u_decode (
         .cmd(s_axis_cmd_tdata), .key_usable(key_usable),
         .op(cmd_op), .cut(cmd_cut), .slot(cmd_slot), .tag_len(cmd_tag_len), .aad_code(cmd_aad_code),
         .err(cmd_err), .is_ccm(cmd_is_ccm), .has_data(cmd_has_data), .no_payload(cmd_no_payload),
@@ -174,7 +179,6 @@ module aes_mode_lane #(
     reg [2:0] state;
     reg [1:0] phase;
     reg [3:0] op;
-    reg cut;
     reg [SLOT_W-1:0] slot;
     reg [4:0] tag_len;
     reg [1:0] aad_code;
@@ -210,49 +214,72 @@ module aes_mode_lane #(
     reg [127:0] held_data;
     reg [15:0] held_keep;
 
-    wire is_ccm         = (op == OP_CCM_ENC) || (op == OP_CCM_DEC);
+    // Per-packet op flags, registered when the command is accepted (they depend on op and
+    // tag_len only, which change only then), so the issue logic starts from registers.
     // CCM* encryption only (tag length 0, IEEE 802.15.4 M = 0): no CBC-MAC at all (core A
     // idle, the AAD consumed and ignored), the counter starts at Ctr1 (aes_mode_cmd_decode),
     // no E(Ctr0), no tag; decryption has nothing to verify, so it is never buffered
-    wire ccm_mac        = is_ccm && (tag_len != 5'd0);
-    wire uses_keystream = is_ccm || (op == OP_CTR);
-    wire store_forward  = (op == OP_CCM_DEC) && !cut && ccm_mac;
-    wire has_out        = (op != OP_CBC_MAC);
+    reg ccm_mac;          // CCM with a tag (t > 0): CBC-MAC on core A
+    reg uses_keystream;   // CCM or CTR: core B runs the counter blocks
+    reg store_forward;    // CCM decryption, store-and-forward, with a tag
+    reg has_out;          // the op has output beats (all but CBC-MAC)
+    reg a_pay;            // payload steps use core A (CCM with a tag, CBC encrypt, CBC-MAC)
+    reg b_blk;            // payload steps send the beat itself to core B (ECB, CBC decrypt)
+    reg b_dec;            // core B decrypts (ECB decrypt, CBC decrypt)
+    reg pay_any;          // the packet has payload beats
+    wire cmd_ccm_mac = cmd_is_ccm && (cmd_tag_len != 5'd0);
+    always @(posedge clk) begin
+        if (rst) begin
+            ccm_mac <= 1'b0; uses_keystream <= 1'b0; store_forward <= 1'b0; has_out <= 1'b0;
+            a_pay <= 1'b0; b_blk <= 1'b0; b_dec <= 1'b0; pay_any <= 1'b0;
+        end else if (state == ST_IDLE && s_axis_cmd_tvalid) begin
+            ccm_mac        <= cmd_ccm_mac;
+            uses_keystream <= cmd_is_ccm || (cmd_op == OP_CTR);
+            store_forward  <= (cmd_op == OP_CCM_DEC) && !cmd_cut && cmd_ccm_mac;
+            has_out        <= (cmd_op != OP_CBC_MAC);
+            a_pay          <= cmd_ccm_mac || (cmd_op == OP_CBC_ENC) || (cmd_op == OP_CBC_MAC);
+            b_blk          <= (cmd_op == OP_ECB_ENC) || (cmd_op == OP_ECB_DEC) || (cmd_op == OP_CBC_DEC);
+            b_dec          <= (cmd_op == OP_ECB_DEC) || (cmd_op == OP_CBC_DEC);
+            pay_any        <= !cmd_no_payload;
+        end
+    end
 
     assign active      = (state != ST_IDLE);
     assign active_slot = slot;
 
     // ---------------------------------------------------------------- step plan
-    wire last_aad_step = (aad_step + 1 == aad_steps);
-    wire last_pay_step = (pay_step + 1 == pay_beats);
-    wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && aad_step < aad_beats);
+    // The step's flags are registers kept up to date at the edges that change the step
+    // counters (command accept, step issue), so that nothing wide is computed between the
+    // lane's registers and the cores' inputs:
+    //   last_aad_step = (aad_step + 1 == aad_steps), last_pay_step = (pay_step + 1 == pay_beats),
+    //   aad_beat = (aad_step < aad_beats), beat_bytes = min(16, bytes left in the segment
+    //   of the next beat), in_mask = low_bytes_mask(beat_bytes)
+    reg last_aad_step, last_pay_step, aad_beat;
+    reg [4:0] beat_bytes;
+    reg [127:0] in_mask;
+    wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && aad_beat);
     wire in_aad_beat = (phase == PH_AAD);
-    wire [LEN_W:0] bytes_left = in_aad_beat ? aad_left : pay_left;
-    wire [4:0]  beat_bytes = (bytes_left >= 16) ? 5'd16 : bytes_left[4:0];
-    wire [127:0] in_mask = low_bytes_mask(beat_bytes);
     wire [127:0] beat = s_axis_tdata & in_mask;
-    wire expect_last = in_aad_beat ? ((aad_left <= 16) && (pay_beats == 0)) : (pay_left <= 16);
+    wire expect_last = in_aad_beat ? ((aad_left <= 16) && !pay_any) : (pay_left <= 16);
 
     // core A (chain): CCM MAC, CBC encryption, CBC-MAC
     // (PH_INIT and PH_AAD are CCM only; with t = 0 they issue no block to core A)
-    wire a_use = ((phase == PH_INIT || phase == PH_AAD) && ccm_mac) ||
-                 (phase == PH_PAY && (ccm_mac || op == OP_CBC_ENC || op == OP_CBC_MAC));
+    wire a_use = ((phase == PH_INIT || phase == PH_AAD) && ccm_mac) || (phase == PH_PAY && a_pay);
     // core B (parallel): counter blocks (CCM/CTR, one step ahead; E(Ctr0) only with a MAC),
     // ECB, CBC decryption
     wire b_use = (phase == PH_INIT && ccm_mac) || (phase == PH_PRE) ||
-                 (phase == PH_AAD && last_aad_step && pay_beats != 0) ||
-                 (phase == PH_PAY && (uses_keystream ? !last_pay_step :
-                                      (op == OP_ECB_ENC || op == OP_ECB_DEC || op == OP_CBC_DEC)));
-    assign b_s_dec = (op == OP_ECB_DEC) || (op == OP_CBC_DEC);
+                 (phase == PH_AAD && last_aad_step && pay_any) ||
+                 (phase == PH_PAY && (uses_keystream ? !last_pay_step : b_blk));
+    assign b_s_dec = b_dec;
     assign a_s_dec = 1'b0;
     assign a_s_slot = slot;
     assign b_s_slot = slot;
 
     // formatted AAD block: previous beat's top s bytes, then this beat's first 16-s bytes
-    wire [111:0] aad_beat = (aad_step < aad_beats) ? beat[111:0] : 112'd0;
-    wire [127:0] aad_block = (aad_code == 2'd0) ? {aad_beat[111:0], aad_carry_reg[79:64]} :
-                           (aad_code == 2'd1) ? {aad_beat[79:0],  aad_carry_reg[79:32]} :
-                                            {aad_beat[47:0],  aad_carry_reg[79:0]};
+    wire [111:0] aad_part = aad_beat ? beat[111:0] : 112'd0;
+    wire [127:0] aad_block = (aad_code == 2'd0) ? {aad_part[111:0], aad_carry_reg[79:64]} :
+                           (aad_code == 2'd1) ? {aad_part[79:0],  aad_carry_reg[79:32]} :
+                                            {aad_part[47:0],  aad_carry_reg[79:0]};
     // Steps overlap: the next step is issued in the cycle its predecessor's results are
     // consumed, taking the chaining value and keystream straight from the core outputs.
     wire buf_wr_ready;
@@ -280,9 +307,49 @@ module aes_mode_lane #(
     wire b_done_now = !b_use || b_sent || b_s_ready;
     wire issue_done = can_start && a_done_now && b_done_now;
     // the packet's last step has issued (or the packet ended early)
-    wire step_last = (phase == PH_INIT) ? (aad_steps == 0 && pay_beats == 0) :
-                     (phase == PH_AAD)  ? (last_aad_step && pay_beats == 0) :
+    wire step_last = (phase == PH_INIT) ? (aad_steps == 0 && !pay_any) :
+                     (phase == PH_AAD)  ? (last_aad_step && !pay_any) :
                      (phase == PH_PRE)  ? 1'b0 : last_pay_step;
+
+    // step-plan flags: loaded from the command when it is accepted, updated when a step
+    // issues (for the step after it); the values are those of the formulas above
+    function automatic [4:0] min16;
+        input [LEN_W:0] x;
+        begin
+            min16 = (x >= 16) ? 5'd16 : x[4:0];
+        end
+    endfunction
+    wire [LEN_W:0] aad_step_n = aad_step + 1;
+    wire [LEN_W:0] pay_step_n = pay_step + 1;
+    wire [LEN_W:0] aad_left_n = aad_left - 16;   // after a full AAD beat (used when aad_left > 16)
+    wire [LEN_W:0] pay_left_n = pay_left - 16;   // after a full payload beat
+    wire accept_cmd = (state == ST_IDLE) && s_axis_cmd_tvalid;
+    wire bytes_load = accept_cmd || (issue_done && need_beat);
+    wire [4:0] bytes_next = accept_cmd ? min16((cmd_aad_len != 0) ? cmd_aad_len : cmd_pay_len) :
+                            !in_aad_beat ? min16(pay_left_n) :
+                            (aad_left > 16) ? min16(aad_left_n) : min16(pay_left);
+    always @(posedge clk) begin
+        if (rst) begin
+            last_aad_step <= 1'b0; last_pay_step <= 1'b0; aad_beat <= 1'b0;
+            beat_bytes <= 5'd0; in_mask <= 128'd0;
+        end else begin
+            if (accept_cmd) begin
+                last_aad_step <= (cmd_aad_steps == 1);
+                last_pay_step <= (cmd_pay_beats == 1);
+                aad_beat      <= (cmd_aad_beats != 0);
+            end else if (issue_done) begin
+                if (phase == PH_AAD) begin
+                    last_aad_step <= (aad_step_n + 1 == aad_steps);
+                    aad_beat      <= (aad_step_n < aad_beats);
+                end
+                if (phase == PH_PAY) last_pay_step <= (pay_step_n + 1 == pay_beats);
+            end
+            if (bytes_load) begin
+                beat_bytes <= bytes_next;
+                in_mask    <= low_bytes_mask(bytes_next);
+            end
+        end
+    end
 
     // output beat of the completing step (payload steps of ops with output)
     wire [127:0] out_now = (op == OP_CBC_ENC) ? a_m_data :
@@ -299,10 +366,23 @@ module aes_mode_lane #(
     wire buf_m_last = buf_m_data[BUF_LAST_BIT];
     wire out_taken = buf_m_valid && m_axis_tready;
 
-    // CCM tag
+    // CCM tag. The comparison is split over two clocks, always over all 16 bytes (its time
+    // does not depend on where the tags differ): tag_diff holds one bit per byte, computed
+    // at every edge from the chaining value and E(Ctr0) as they are after that edge
+    // (chain_now / tag_ks_now take a result consumed in that cycle), so in ST_FLUSH, which
+    // is entered at the edge that consumes the last CBC-MAC result (or later), it is the
+    // final tag's; tag_ok reduces the 16 bits.
     wire [127:0] tag_mask = low_bytes_mask(tag_len);
     wire [127:0] tag_computed = (chain_value ^ tag_keystream) & tag_mask;
-    wire         tag_ok   = ((tag_computed ^ (received_tag & tag_mask)) == 128'd0);  // one wide compare: constant time
+    wire [127:0] tag_ks_now = (flight_valid && flight_b && flight_init) ? b_m_data : tag_keystream;
+    wire [127:0] tag_xor = (chain_now ^ tag_ks_now ^ received_tag) & tag_mask;
+    reg  [15:0]  tag_diff;
+    integer tb;
+    always @(posedge clk) begin
+        if (rst) tag_diff <= 16'd0;
+        else for (tb = 0; tb < 16; tb = tb + 1) tag_diff[tb] <= |tag_xor[8*tb +: 8];
+    end
+    wire         tag_ok   = (tag_diff == 16'd0);
     wire [7:0]   final_err  = (err != ERR_OK) ? err :
                             ((op == OP_CCM_DEC && !tag_ok) ? ERR_AUTH : ERR_OK);
 
@@ -312,7 +392,22 @@ module aes_mode_lane #(
     assign m_axis_sts_tvalid = status_valid && !status_hold;
     wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
-    wire [127:0] counter_next = reverse_bytes(reverse_bytes(counter) + 128'd1);
+    // counter + 1 (big-endian 128-bit): four 32-bit increments, each carrying in when every
+    // bit below it is 1, so the longest carry chain is 32 bits, not 128
+    wire [127:0] ctr_be = reverse_bytes(counter);
+    wire [127:0] ctr_be_inc;
+    genvar ci;
+    generate
+        for (ci = 0; ci < 4; ci = ci + 1) begin : g_ctr_inc
+            if (ci == 0) begin : g_lo
+                assign ctr_be_inc[31:0] = ctr_be[31:0] + 32'd1;
+            end else begin : g_hi
+                wire cin = &ctr_be[32*ci-1:0];
+                assign ctr_be_inc[32*ci +: 32] = ctr_be[32*ci +: 32] + {31'd0, cin};
+            end
+        end
+    endgenerate
+    wire [127:0] counter_next = reverse_bytes(ctr_be_inc);
 
     // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
     // one zero byte (a beat of null bytes only could be removed by AXI4-Stream
@@ -360,7 +455,7 @@ module aes_mode_lane #(
     // ---------------------------------------------------------------- sequencing
     always @(posedge clk) begin
         if (rst) begin
-            state <= ST_IDLE; phase <= PH_INIT; op <= 4'd0; cut <= 1'b0; slot <= {SLOT_W{1'b0}};
+            state <= ST_IDLE; phase <= PH_INIT; op <= 4'd0; slot <= {SLOT_W{1'b0}};
             tag_len <= 5'd0; aad_code <= 2'd0; err <= ERR_OK;
             aad_steps <= 0; aad_beats <= 0; pay_beats <= 0; aad_step <= 0; pay_step <= 0; aad_left <= 0; pay_left <= 0;
             chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
@@ -372,7 +467,7 @@ module aes_mode_lane #(
         end else begin
             case (state)
             ST_IDLE: if (s_axis_cmd_tvalid) begin
-                op <= cmd_op; cut <= cmd_cut; slot <= cmd_slot; tag_len <= cmd_tag_len; aad_code <= cmd_aad_code;
+                op <= cmd_op; slot <= cmd_slot; tag_len <= cmd_tag_len; aad_code <= cmd_aad_code;
                 err <= cmd_err;
                 aad_steps <= cmd_aad_steps; aad_beats <= cmd_aad_beats; pay_beats <= cmd_pay_beats;
                 aad_step <= 0; pay_step <= 0; aad_left <= cmd_aad_len; pay_left <= cmd_pay_len;

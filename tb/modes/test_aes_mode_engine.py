@@ -28,7 +28,7 @@ import pytest
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import iface, ref, rtl, sim, vectors
-from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED, OP_W, OPS
+from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_OP, ERR_ZEROIZED, OP_W, OPS
 from aesip.tb.coredrv import dut_params, load_key
 from aesip.tb.engdrv import EngineDriver, Packet, Result, expect, random_packet
 from aesip.tb.engsoak import Checker, Events, monitor, pulse_zeroize, soak
@@ -47,6 +47,7 @@ class Build:
     nr_max: int            # NR_MAX
     buf_bytes: int         # 16 * 2**BUF_AW: store-and-forward payload limit
     lanes: int             # LANES of aes_mode_multi; 0 for aes_mode_engine
+    decrypt: bool = True   # core B decrypts (aes_mode_engine DIRECTION_B = 2): ECB/CBC decrypt
 
     @property
     def nr_max_bytes(self) -> int:
@@ -72,13 +73,27 @@ def build_of(dut) -> Build:
     p = dut_params(dut, ("NR_MAX", "BUF_AW"))
     core = core_of(dut)
     lanes = int(dut.LANES.value) if dut._name == rtl.MULTI_TOP else 0
-    b = Build(core, p["NR_MAX"], 16 << p["BUF_AW"], lanes)
+    decrypt = dut._name == rtl.MULTI_TOP or int(dut.DIRECTION_B.value) != 0
+    b = Build(core, p["NR_MAX"], 16 << p["BUF_AW"], lanes, decrypt)
     cocotb.log.info("build: %s", b)
     return b
 
 
 def rng_for(name: str) -> random.Random:
     return test_rng(f"{__name__}.{name}")
+
+
+# ops that need the inverse cipher: refused with OP by an encrypt-only build (DIRECTION_B = 0)
+DECRYPT_OPS = ("ecb-decrypt", "cbc-decrypt")
+
+
+def expect_on(b: Build, p: Packet, key: bytes | None) -> Result:
+    """expect() for the build `b`: on an encrypt-only build (DIRECTION_B = 0) ECB and CBC
+    decryption are refused at command time with OP (highest priority: no output, data
+    consumed), as docs/mode_engine.md states."""
+    if not b.decrypt and p.op in DECRYPT_OPS and p.raw_op is None:
+        return Result(ERR_OP, bytes(16))
+    return expect(p, key, b.buf_bytes, b.nr_max_bytes)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -237,7 +252,7 @@ async def test_random(dut):
         n = min(total - done, rng.randint(5, 30))
         drv.set_gaps(rng, rng.choice([0.0, 0.2, 0.6]), rng.choice([0.0, 0.2, 0.6]))
         pkts = [random_packet(rng, keys) for _ in range(n)]
-        exps = [expect(p, keys[p.slot], b.buf_bytes, b.nr_max_bytes) for p in pkts]
+        exps = [expect_on(b, p, keys[p.slot]) for p in pkts]
         await run_packets(drv, pkts, exps)
         done += n
         s = rng.randrange(nslots)
@@ -454,6 +469,38 @@ async def test_no_output_mix(dut):
     drv.set_gaps(rng, 0.1, 0.7)
     await run_packets(drv, pkts, [expect(p, key) for p in pkts])
     drv.set_gaps(rng, 0.0, 0.0)
+
+
+@cocotb.test()
+async def test_decrypt_ops(dut):
+    """Every op with a whole-block payload, each followed by a CCM packet: on a build whose
+    core B decrypts, ECB/CBC decryption run normally; on an encrypt-only build
+    (aes_mode_engine DIRECTION_B = 0) they are refused with OP, emit no output beat, their
+    data beats are consumed, and the packets after them come out right."""
+    b = build_of(dut)
+    rng = rng_for("test_decrypt_ops")
+    drv = EngineDriver(dut)
+    await drv.start()
+    key = rng.randbytes(16)
+    await drv.load_key(0, key)
+    pkts = []
+    for op in ALL_OPS:
+        for n in (1, 3):
+            if op.startswith("ccm"):
+                nonce = rng.randbytes(13)
+                if op == "ccm-decrypt":
+                    ct, tag = ref.ccm_encrypt(key, nonce, b"hdr", rng.randbytes(16 * n), 8)
+                    pkts.append(Packet(op, 0, nonce, b"hdr", ct, 8, tag))
+                else:
+                    pkts.append(Packet(op, 0, nonce, b"hdr", rng.randbytes(16 * n), 8))
+            else:
+                pkts.append(Packet(op, 0, rng.randbytes(16), b"", rng.randbytes(16 * n)))
+            pkts.append(Packet("ccm-encrypt", 0, rng.randbytes(13), rng.randbytes(5), rng.randbytes(21), 8))
+    exps = [expect_on(b, p, key) for p in pkts]
+    refused = sum(e.err == ERR_OP for e in exps)
+    assert refused == (0 if b.decrypt else 2 * len(DECRYPT_OPS))
+    await run_packets(drv, pkts, exps)
+    dut._log.info("decrypt ops: %d packets, %d refused (build decrypts: %s)", len(pkts), refused, b.decrypt)
 
 
 # ---------------------------------------------------------------------------- security tests
@@ -692,6 +739,10 @@ async def test_soak(dut):
 FUNCTIONAL = ["test_ccm_cavp", "test_sp800_38a", "test_random", "test_bad_input", "test_ccm_star",
               "test_profile_1609", "test_no_output_mix"]
 SECURITY = ["test_unusable_slots", "test_rekey_slot_in_use", "test_no_state_left", "test_soak"]
+# the encrypt-only build (DIRECTION_B = 0): the functional tests without ECB/CBC decryption
+# vectors (test_sp800_38a, test_bad_input use them), and the refusal of those ops
+ENC_ONLY = ["test_ccm_cavp", "test_random", "test_ccm_star", "test_profile_1609", "test_no_output_mix",
+            "test_decrypt_ops"]
 
 
 def soak_packets(short: int, long: int) -> dict:
@@ -738,6 +789,9 @@ CASES = [
     case("functional", "verilator", {"CORE": "iter32", "SBOX_IMPL": 1}, FUNCTIONAL,
          {"AESIP_CAVP": "some", "AESIP_NRAND": "80"}),
     case("functional", "verilator", {"CORE": "pipe"}, FUNCTIONAL, {"AESIP_CAVP": "some", "AESIP_NRAND": "150"}),
+    case("enc-only", "verilator", {"CORE": "iter128", "DIRECTION_B": 0}, ENC_ONLY,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "150"}),
+    case("enc-only", "icarus", {"CORE": "iter128", "DIRECTION_B": 0}, ENC_ONLY, {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
     case("security", "verilator", {"CORE": "iter128", "NR_MAX": 14}, SECURITY, soak_packets(300, 100_000)),
     case("security", "verilator", {"CORE": "pipe", "NR_MAX": 10}, SECURITY, soak_packets(300, 20_000)),
     case("security", "verilator", {"CORE": "iter32", "NR_MAX": 14}, SECURITY, soak_packets(60, 1_000)),
