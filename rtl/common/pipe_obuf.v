@@ -21,11 +21,6 @@
 //     while O is held; while empty it holds a copy of the block handed to O at the same
 //     edge, or zero. S's enable and select come from s_load (registers: an arriving block
 //     would go into S), the arriving data gated by in_valid.
-//   * The data registers of S, R, K and O are cut into slices of 32 bits; each slice has
-//     its own copies of the control flags (valid bits, r_err, fifo_empty; kept apart by
-//     the keep attribute) and decodes its enables, clears and selects from them, so no
-//     single control net spans the whole width. Only in_valid, kill, rst and
-//     m_axis_tready are shared by all slices.
 //   * R loads only from the RAM, at the registered read pointer, with nothing but its
 //     enable and a synchronous clear between the RAM read and the register; O never
 //     reads the RAM. The FIFO's empty flag is a register.
@@ -95,8 +90,6 @@ module pipe_obuf #(
     endgenerate
 
     localparam DEPTH = 1 << DAW;
-    localparam SLW   = 32;                       // data slice with its own control copies
-    localparam NSL   = (DW + SLW - 1) / SLW;
 
     // distributed RAM: an inferred block RAM has no output register in Yosys (its
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
@@ -180,7 +173,8 @@ module pipe_obuf #(
         end else begin
             if (push) wr_ptr <= wr_ptr_up;
             if (pop) rd_ptr <= rd_ptr_up;
-            fifo_empty <= fifo_empty_nx;
+            if (push && !pop)      fifo_empty <= 1'b0;
+            else if (pop && !push) fifo_empty <= (rd_ptr_up == wr_ptr);
             if (kill) begin
                 wipe_busy <= 1'b1;
                 wipe_addr <= {DAW{1'b0}};
@@ -206,15 +200,6 @@ module pipe_obuf #(
         else if (kill) kill_mark <= push ? wr_ptr_up : wr_ptr;
     end
 
-    // next values of the control flags (valid bits, R's err flag, FIFO empty)
-    wire s_valid_nx    = in_to_s ? 1'b1 : (s_to_o ? 1'b0 : s_valid);
-    wire r_valid_nx    = pop ? 1'b1 : (r_to_o ? 1'b0 : r_valid);
-    wire k_valid_nx    = k_valid ? !out_free : (h_valid && !out_free);
-    wire out_valid_nx  = out_free ? (k_valid || h_valid) : out_valid;
-    wire r_err_nx      = kill ? 1'b1 : (pop ? head_err : r_err);
-    wire fifo_empty_nx = (push && !pop) ? 1'b0 :
-                         ((pop && !push) ? (rd_ptr_up == wr_ptr) : fifo_empty);
-
     // valid bits (reset)
     always @(posedge clk) begin
         if (rst) begin
@@ -223,80 +208,27 @@ module pipe_obuf #(
             k_valid   <= 1'b0;
             out_valid <= 1'b0;
         end else begin
-            s_valid   <= s_valid_nx;
-            r_valid   <= r_valid_nx;
-            k_valid   <= k_valid_nx;
-            out_valid <= out_valid_nx;
+            if (in_to_s) s_valid <= 1'b1;
+            else if (s_to_o) s_valid <= 1'b0;
+            if (pop) r_valid <= 1'b1;
+            else if (r_to_o) r_valid <= 1'b0;
+            if (out_free) out_valid <= k_valid || h_valid;
+            if (k_valid) begin
+                if (out_free) k_valid <= 1'b0;
+            end else if (h_valid && !out_free) k_valid <= 1'b1;
         end
     end
 
-    // ---- data registers, in slices of SLW bits. Each slice has its own copies of the
-    // control flags (kept apart from the originals and from each other by keep), and
-    // decodes the enables, clears and selects of its S, R, K and O bits from them, so no
-    // single control net drives the whole width. Shared by all slices: in_valid (gates
-    // the arriving data), kill, rst and m_axis_tready (O's enable).
-    //   S: loads the arriving block; zero while empty and after kill (err set). Enable
-    //      and select from s_load (registers) and kill; the arriving block gated by
-    //      in_valid: S loads it if s_load and in_valid, else zero when it empties or was
-    //      empty (adv: S is handed over if it holds a block).
-    //   R: loads the RAM read at the registered pointer, with nothing after the RAM but
-    //      the register's enable and clear (both from registers and kill); zero while
-    //      empty and after kill. An err entry is loaded as read (the RAM entry of a block
-    //      marked err by kill may not be wiped yet): r_err masks it on the way into O and
-    //      K, and R is cleared in the next cycle unless a new block is popped (so no flag
-    //      decode of the RAM read lies on R's clear).
-    //   The block offered to the output stage: S, else R (zero when err), else the
-    //      arriving block (zero unless in_valid). While K is empty it is handed over
-    //      exactly when h_valid, and it is zero when nothing is.
-    //   K: loads the offered block whenever it is empty (enable: K's valid bit), so it
-    //      holds the block it keeps when O is held, and while empty a copy of the block
-    //      handed to O at the same edge, or zero; kill clears it (err set).
-    //   O: loads whenever free or taken, from K if K holds a block, else the offered block
-    //      (zero when none: tdata reads zero while empty). A block moving in at a kill
-    //      edge keeps its data (as O's own block).
-    genvar g;
-    generate
-        for (g = 0; g < NSL; g = g + 1) begin : g_sl
-            localparam LO = g * SLW;
-            localparam W  = (DW - LO < SLW) ? (DW - LO) : SLW;
-            reg c_s, c_r, c_re, c_k, c_o, c_fe;      // copies of the control flags
-            (* keep *) always @(posedge clk) c_s  <= !rst && s_valid_nx;
-            (* keep *) always @(posedge clk) c_r  <= !rst && r_valid_nx;
-            (* keep *) always @(posedge clk) c_k  <= !rst && k_valid_nx;
-            (* keep *) always @(posedge clk) c_o  <= !rst && out_valid_nx;
-            (* keep *) always @(posedge clk) c_re <= r_err_nx;
-            (* keep *) always @(posedge clk) c_fe <= rst || fifo_empty_nx;
-            wire l_adv    = !c_k;
-            wire l_idle   = l_adv && !c_s && !c_r && c_fe;
-            wire l_r_to_o = l_adv && !c_s && c_r;
-            wire l_r_emp  = !c_r || l_r_to_o;
-            wire l_s_load = !l_idle && c_fe && (!c_s || l_adv) && l_r_emp;
-            wire l_pop    = !c_fe && l_r_emp;
-            wire l_free   = !c_o || m_axis_tready;
-            wire [W-1:0] l_in = in_data[LO +: W];
-            wire [W-1:0] l_h  = c_s ? s_data[LO +: W] :
-                                c_r ? (r_data[LO +: W] & {W{!c_re}}) : (l_in & {W{in_valid}});
-            always @(posedge clk) begin
-                if (rst) s_data[LO +: W] <= {W{1'b0}};
-                else if (kill || l_s_load || l_adv)
-                    s_data[LO +: W] <= l_in & {W{!kill && l_s_load && in_valid}};
-            end
-            always @(posedge clk) begin
-                if (rst || kill || (!l_pop && (c_re || l_r_to_o))) r_data[LO +: W] <= {W{1'b0}};
-                else if (l_pop) r_data[LO +: W] <= head_data[LO +: W];
-            end
-            always @(posedge clk) begin
-                if (rst || kill) k_data[LO +: W] <= {W{1'b0}};
-                else if (l_adv) k_data[LO +: W] <= l_h;
-            end
-            always @(posedge clk) begin
-                if (rst) out_data[LO +: W] <= {W{1'b0}};
-                else if (l_free) out_data[LO +: W] <= c_k ? k_data[LO +: W] : l_h;
-            end
-        end
-    endgenerate
-
-    // flags and tags of S, R, K and O (decoded from the control flags above)
+    // S: loads the arriving block; zero while empty and after kill (err set). Its enable
+    // and the select of its next value come from registers (and kill); the arriving
+    // block is gated by in_valid in the data path: S loads it if s_load and in_valid,
+    // else zero when it empties or was empty (adv: S is handed over if it holds a block).
+    wire s_ce = kill || s_load || adv;
+    wire s_in = !kill && s_load;
+    always @(posedge clk) begin
+        if (rst) s_data <= {DW{1'b0}};
+        else if (s_ce) s_data <= in_data & {DW{s_in && in_valid}};
+    end
     always @(posedge clk) begin
         if (kill) s_err <= 1'b1;
         else if (in_to_s) s_err <= in_err;
@@ -304,12 +236,40 @@ module pipe_obuf #(
     always @(posedge clk) begin
         if (in_to_s) s_tag <= in_tag;
     end
+
+    // R: loads the RAM read at the registered pointer, with nothing after the RAM but
+    // the register's enable and clear (both from registers and kill); zero while empty
+    // and after kill. An err entry is loaded as read (the RAM entry of a block marked err
+    // by kill may not be wiped yet): r_err masks it on the way into O and K, and R is
+    // cleared in the next cycle unless a new block is popped (so no flag decode of the
+    // RAM read lies on R's clear).
     always @(posedge clk) begin
-        r_err <= r_err_nx;
+        if (rst || kill || (!pop && (r_err || r_to_o))) r_data <= {DW{1'b0}};
+        else if (pop) r_data <= head_data;
+    end
+    always @(posedge clk) begin
+        if (kill) r_err <= 1'b1;
+        else if (pop) r_err <= head_err;
+    end
+    always @(posedge clk) begin
         if (pop) r_tag <= head_tag;
     end
+
+    // the block offered to the output stage: S, else R (zero when err), else the
+    // arriving block (zero unless in_valid); the selects are registers. While K is
+    // empty it is handed over exactly when h_valid, and it is zero when nothing is.
     wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
+    wire [DW-1:0]     h_data = s_valid ? s_data :
+                              r_valid ? (r_data & {DW{!r_err}}) : (in_data & {DW{in_valid}});
+
+    // K: loads the offered block whenever it is empty (enable: K's valid bit, a
+    // register), so it holds the block it keeps when O is held, and while empty a copy
+    // of the block handed to O at the same edge, or zero; kill clears it (err set).
+    always @(posedge clk) begin
+        if (rst || kill) k_data <= {DW{1'b0}};
+        else if (!k_valid) k_data <= h_data;
+    end
     always @(posedge clk) begin
         if (kill) k_err <= 1'b1;
         else if (!k_valid) k_err <= h_err;
@@ -317,13 +277,19 @@ module pipe_obuf #(
     always @(posedge clk) begin
         if (!k_valid) k_tag <= h_tag;
     end
+
+    // output register: loads whenever free or taken, from K if K holds a block, else the
+    // offered block (zero when none: tdata and tuser read zero while empty). A block
+    // moving in at a kill edge keeps its err flag and data (as O's own block).
     always @(posedge clk) begin
         if (rst) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
+            out_data <= {DW{1'b0}};
         end else if (out_free) begin
-            out_err  <= k_valid ? k_err : (h_err && h_valid);
-            out_tag  <= k_valid ? k_tag : (h_tag & {TAG_W{h_valid}});
+            out_err  <= k_valid ? k_err  : (h_err && h_valid);
+            out_tag  <= k_valid ? k_tag  : (h_tag & {TAG_W{h_valid}});
+            out_data <= k_valid ? k_data : h_data;
         end
     end
 
