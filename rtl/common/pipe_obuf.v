@@ -8,10 +8,19 @@
 // Structure, oldest block first: the output stage (output register O on m_axis_*, and its
 // skid register K), a skid register S, a head register R and a FIFO of 2**DAW entries
 // (data, tags and err flags in distributed RAM, the data RAM wiped after kill).
-//   * m_axis_tready steers the output stage only. The buffer hands its oldest block to the
-//     output stage whenever K is empty (a register); the block goes into O if O is free or
-//     being taken, else into K, and O reloads from K first. So no decision inside the
-//     buffer (hand-over, S, pop, push, pointers) depends on m_axis_tready.
+//   * m_axis_tready steers the output stage only (O's enable and K's valid bit). The
+//     buffer offers its oldest block to the output stage, and hands it over whenever K is
+//     empty (a register); it goes into O if O is free or being taken, else into K, and O
+//     reloads from K first. So no decision inside the buffer (hand-over, S, pop, push,
+//     pointers, kill mark) depends on m_axis_tready.
+//   * Every data register's enable, clear and input select is a function of registers
+//     (the valid bits, r_err, fifo_empty) and kill; the arriving block's in_valid (a
+//     register of the core) only gates its data (zero unless valid) and steers the
+//     pointers and valid bits. K is a plain skid register: it loads the offered block
+//     whenever it is empty (enable: K's valid bit), so it keeps the block handed over
+//     while O is held; while empty it holds a copy of the block handed to O at the same
+//     edge, or zero. S's enable and select come from s_load (registers: an arriving block
+//     would go into S), the arriving data gated by in_valid.
 //   * R loads only from the RAM, at the registered read pointer, with nothing but its
 //     enable and a synchronous clear between the RAM read and the register; O never
 //     reads the RAM. The FIFO's empty flag is a register.
@@ -20,14 +29,17 @@
 //     empty after the edge and the FIFO is empty goes into S (the output stage takes S,
 //     then R, then the arriving block); any other block is pushed into the FIFO.
 //   * So a FIFO entry is never needed before R holds it (S holds an older block whenever
-//     R is empty and the FIFO is not), and O takes one block per clock from K, S, R or the
-//     input: the m_axis timing is that of a plain FIFO with an output register.
+//     R is empty and the FIFO is not; S and R empty imply an empty FIFO), and O takes one
+//     block per clock from K, S, R or the input: the m_axis timing is that of a plain
+//     FIFO with an output register.
 //   * The err flag of a FIFO entry is stored with its tag in the RAM; kill marks the
-//     entries present at its edge by a count of the oldest entries (kill_left), so no
-//     per-entry flag needs a read multiplexer of flip-flops.
-//   * S, R and K read zero while empty and after kill; S and K also while they hold an err
-//     block, R from the cycle after it loads one (its err flag zeroes the data on the way
-//     to the output stage).
+//     entries present after its edge with a kill mark, the write pointer after that edge:
+//     while kill_pend is set the entries from the read pointer up to the mark are err, and
+//     kill_pend falls when the read pointer reaches the mark (an equality of registers).
+//     No count, adder or per-entry flag register lies on these paths.
+//   * S, R and O read zero while empty, S, R and K after kill; S also while it holds an
+//     err block, R from the cycle after it loads one (its err flag zeroes the data on the
+//     way to the output stage).
 //
 // Parameters
 //   DW    : block width in bits (>= 1, default 128)
@@ -83,9 +95,10 @@ module pipe_obuf #(
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
     (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
     (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
-    reg [DAW:0]     kill_left;             // FIFO entries still to pop that kill marked err
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
     reg             fifo_empty;            // register: wr_ptr == rd_ptr
+    reg [DAW:0]     kill_mark;             // wr_ptr after the last kill's edge
+    reg             kill_pend;             // entries rd_ptr .. kill_mark - 1 are err
     reg             wipe_busy;
     reg [DAW-1:0]   wipe_addr;
 
@@ -102,49 +115,46 @@ module pipe_obuf #(
     reg [TAG_W-1:0] out_tag;
     reg [DW-1:0]     out_data;
 
-    // The output stage (O and its skid register K) takes a block whenever K is empty, a
-    // register: no decision inside the buffer depends on m_axis_tready, which steers only
-    // O and K (O loads when free or taken: from K if K holds a block, else the block the
-    // buffer hands over; a block handed over while O is held goes into K).
+    // ---- decisions. Every one is a function of registers and in_valid (a register of
+    // the core); m_axis_tready steers O and K only (out_free and k_valid's next value).
     wire out_free   = !out_valid || m_axis_tready;
-    wire adv        = !k_valid;
+    wire adv        = !k_valid;            // the output stage takes a block this clock
     // the output stage takes the oldest block: S, else R, else the arriving block
-    // (nothing buffered)
+    // (nothing buffered: S and R empty imply an empty FIFO, see the header)
+    wire idle       = adv && !s_valid && !r_valid && fifo_empty;
     wire s_to_o     = adv && s_valid;
     wire r_to_o     = adv && !s_valid && r_valid;
-    wire in_to_o    = adv && !s_valid && !r_valid && fifo_empty && in_valid;
+    wire in_to_o    = idle && in_valid;
     wire h_valid    = s_to_o || r_to_o || in_to_o;    // a block is handed over
-    // an arriving block that is not handed over goes to S if S and R are empty after the
-    // edge and the FIFO is empty (it is then the youngest block), else into the FIFO
+    // s_load: an arriving block would go into S (S and R empty after the edge, the FIFO
+    // empty, and it is not handed over), a function of registers alone
     wire s_empty_nx = !s_valid || adv;
     wire r_empty_nx = !r_valid || r_to_o;
-    wire in_to_s    = in_valid && !in_to_o && fifo_empty && s_empty_nx && r_empty_nx;
-    wire push       = in_valid && !in_to_o && !in_to_s;
-    // R loads the FIFO head whenever it is empty after the edge
+    wire s_load     = !idle && fifo_empty && s_empty_nx && r_empty_nx;
+    wire in_to_s    = in_valid && s_load;
+    wire push       = in_valid && !idle && !s_load;
+    // R loads the FIFO head whenever it is empty after the edge (registers alone)
     wire pop        = !fifo_empty && r_empty_nx;
 
     wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
-    // FIFO fill and its increment and decrement, from the pointer registers alone
-    wire [DAW:0] fifo_cnt    = wr_ptr - rd_ptr;
-    wire [DAW:0] fifo_cnt_up = fifo_cnt + 1'b1;
-    wire [DAW:0] fifo_cnt_dn = fifo_cnt - 1'b1;
+    wire [DAW:0]     wr_ptr_up = wr_ptr + 1'b1;
+    wire [DAW:0]     rd_ptr_up = rd_ptr + 1'b1;
     wire [DW-1:0]     head_data = data_mem[rd_addr];
     wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
-    // an entry is err if it was written err, or if it was in the FIFO at a kill (the
-    // oldest kill_left entries; their RAM data may not be wiped yet)
-    wire             head_err  = head_te[TAG_W] || (kill_left != {(DAW + 1){1'b0}});
+    // an entry is err if it was written err, or if it was in the FIFO at a kill (from the
+    // read pointer up to the kill mark; their RAM data may not be wiped yet)
+    wire             head_err  = head_te[TAG_W] || (kill_pend && (rd_ptr != kill_mark));
 
     // RAM write ports: every arriving block is written into the free entry at wr_addr,
     // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
     // stays free). The credits guarantee that entry is free whenever in_valid is high
     // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
     // full whenever the FIFO is not empty, so the FIFO never fills).
-    // The write enable is therefore the registered in_valid alone, not the push decision
-    // that depends on m_axis_tready: that path crossed the whole device to the RAM
-    // write enables. The wipe has priority on the data RAM (a block pushed while the RAM
-    // is wiped carries err, so its data is not needed: it reads as zero through its flag).
+    // The write enable is therefore the registered in_valid alone, not the push decision.
+    // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
+    // carries err, so its data is not needed: it reads as zero through its flag).
     always @(posedge clk) begin
         if (wipe_busy) data_mem[wipe_addr] <= {DW{1'b0}};
         else if (in_valid) data_mem[wr_addr] <= in_data;
@@ -161,10 +171,10 @@ module pipe_obuf #(
             wipe_busy <= 1'b1;
             wipe_addr <= {DAW{1'b0}};
         end else begin
-            if (push) wr_ptr <= wr_ptr + 1'b1;
-            if (pop) rd_ptr <= rd_ptr + 1'b1;
+            if (push) wr_ptr <= wr_ptr_up;
+            if (pop) rd_ptr <= rd_ptr_up;
             if (push && !pop)      fifo_empty <= 1'b0;
-            else if (pop && !push) fifo_empty <= (fifo_cnt == {{DAW{1'b0}}, 1'b1});
+            else if (pop && !push) fifo_empty <= (rd_ptr_up == wr_ptr);
             if (kill) begin
                 wipe_busy <= 1'b1;
                 wipe_addr <= {DAW{1'b0}};
@@ -176,18 +186,18 @@ module pipe_obuf #(
     end
 
     // kill marks every entry in the FIFO after its edge (a block pushed at that edge
-    // included) err: kill_left counts them down as they are popped. The count after the
-    // edge is chosen among the count and its increment and decrement (each from the
-    // pointer registers alone) with the push and pop decisions.
+    // included) err: the kill mark is the write pointer after the edge (the register or
+    // its increment, both from the register), and the entries from the read pointer up
+    // to it are err. kill_pend falls once the read pointer has reached the mark (an
+    // equality of registers), so a mark left behind never applies to later entries.
     always @(posedge clk) begin
-        if (rst) kill_left <= {(DAW + 1){1'b0}};
-        else if (kill) begin
-            case ({push, pop})
-                2'b10:   kill_left <= fifo_cnt_up;
-                2'b01:   kill_left <= fifo_cnt_dn;
-                default: kill_left <= fifo_cnt;
-            endcase
-        end else if (pop && kill_left != {(DAW + 1){1'b0}}) kill_left <= kill_left - 1'b1;
+        if (rst) kill_pend <= 1'b0;
+        else if (kill) kill_pend <= 1'b1;
+        else if (rd_ptr == kill_mark) kill_pend <= 1'b0;
+    end
+    always @(posedge clk) begin
+        if (rst) kill_mark <= {(DAW + 1){1'b0}};
+        else if (kill) kill_mark <= push ? wr_ptr_up : wr_ptr;
     end
 
     // valid bits (reset)
@@ -209,10 +219,15 @@ module pipe_obuf #(
         end
     end
 
-    // S: loads the arriving block; zero while empty and after kill (err set)
+    // S: loads the arriving block; zero while empty and after kill (err set). Its enable
+    // and the select of its next value come from registers (and kill); the arriving
+    // block is gated by in_valid in the data path: S loads it if s_load and in_valid,
+    // else zero when it empties or was empty (adv: S is handed over if it holds a block).
+    wire s_ce = kill || s_load || adv;
+    wire s_in = !kill && s_load;
     always @(posedge clk) begin
-        if (rst || kill || (s_to_o && !in_to_s)) s_data <= {DW{1'b0}};
-        else if (in_to_s) s_data <= in_data;
+        if (rst) s_data <= {DW{1'b0}};
+        else if (s_ce) s_data <= in_data & {DW{s_in && in_valid}};
     end
     always @(posedge clk) begin
         if (kill) s_err <= 1'b1;
@@ -223,10 +238,11 @@ module pipe_obuf #(
     end
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
-    // the register's enable and clear; zero while empty and after kill. An err entry is
-    // loaded as read (the RAM entry of a block marked err by kill may not be wiped yet):
-    // r_err masks it on the way into O, and R is cleared in the next cycle unless a new
-    // block is popped (so no flag decode of the RAM read lies on R's clear).
+    // the register's enable and clear (both from registers and kill); zero while empty
+    // and after kill. An err entry is loaded as read (the RAM entry of a block marked err
+    // by kill may not be wiped yet): r_err masks it on the way into O and K, and R is
+    // cleared in the next cycle unless a new block is popped (so no flag decode of the
+    // RAM read lies on R's clear).
     always @(posedge clk) begin
         if (rst || kill || (!pop && (r_err || r_to_o))) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
@@ -239,45 +255,41 @@ module pipe_obuf #(
         if (pop) r_tag <= head_tag;
     end
 
-    // the block handed over (S, else R with its err mask, else the arriving block)
+    // the block offered to the output stage: S, else R (zero when err), else the
+    // arriving block (zero unless in_valid); the selects are registers. While K is
+    // empty it is handed over exactly when h_valid, and it is zero when nothing is.
     wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
-    wire [DW-1:0]     h_data = s_valid ? s_data : (r_valid ? (r_err ? {DW{1'b0}} : r_data) : in_data);
+    wire [DW-1:0]     h_data = s_valid ? s_data :
+                              r_valid ? (r_data & {DW{!r_err}}) : (in_data & {DW{in_valid}});
 
-    // K: takes the handed-over block while O is held; zero while empty, and marked err
-    // (data zero) by kill like S and R
+    // K: loads the offered block whenever it is empty (enable: K's valid bit, a
+    // register), so it holds the block it keeps when O is held, and while empty a copy
+    // of the block handed to O at the same edge, or zero; kill clears it (err set).
     always @(posedge clk) begin
-        if (rst || kill || (k_valid && out_free) || (!k_valid && !(h_valid && !out_free)))
-            k_data <= {DW{1'b0}};
+        if (rst || kill) k_data <= {DW{1'b0}};
         else if (!k_valid) k_data <= h_data;
     end
     always @(posedge clk) begin
         if (kill) k_err <= 1'b1;
-        else if (!k_valid && h_valid) k_err <= h_err;
+        else if (!k_valid) k_err <= h_err;
     end
     always @(posedge clk) begin
-        if (!k_valid && h_valid) k_tag <= h_tag;
+        if (!k_valid) k_tag <= h_tag;
     end
 
-    // output register: data and tag load only when a block enters, else zero once free.
-    // A block moving in at a kill edge keeps its err flag and data (as O's own block).
+    // output register: loads whenever free or taken, from K if K holds a block, else the
+    // offered block (zero when none: tdata and tuser read zero while empty). A block
+    // moving in at a kill edge keeps its err flag and data (as O's own block).
     always @(posedge clk) begin
         if (rst) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
             out_data <= {DW{1'b0}};
-        end else if (out_free && k_valid) begin
-            out_err  <= k_err;
-            out_tag  <= k_tag;
-            out_data <= k_data;
-        end else if (out_free && h_valid) begin
-            out_err  <= h_err;
-            out_tag  <= h_tag;
-            out_data <= h_data;
         end else if (out_free) begin
-            out_err  <= 1'b0;
-            out_tag  <= {TAG_W{1'b0}};
-            out_data <= {DW{1'b0}};
+            out_err  <= k_valid ? k_err  : (h_err && h_valid);
+            out_tag  <= k_valid ? k_tag  : (h_tag & {TAG_W{h_valid}});
+            out_data <= k_valid ? k_data : h_data;
         end
     end
 
