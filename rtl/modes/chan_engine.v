@@ -46,7 +46,8 @@
 //   key_valid/ready/slot/bytes/data : key load into the core (key_data[BLK_W... ] see
 //                         docs/channels.md: AES 16/24/32 bytes, TDEA bytes 0..23).
 //                         key_ready is low while a packet on key_slot is open or in flight;
-//                         while key_valid is high a command for key_slot waits
+//                         while key_valid is high, and in the clock after a load, a command
+//                         for key_slot waits
 //   s_axis_cmd_tvalid/tready/tdata[511:0]/tdest[CH_W-1:0] : one command beat per packet
 //                         (docs/mode_engine.md layout: op, slot, aad_len = 0, payload_len,
 //                         iv); tdest = channel. A command waits while its channel still
@@ -305,6 +306,8 @@ module chan_engine #(
     reg  [BLG-1:0]   hc_tail;
     reg  [BLK_W-1:0] hc_iv;
     reg              hc_o;                     // open[hc_ch]
+    reg              hc_ok0;                   // hc_err0 == OK
+    reg              hc_us;                    // usable[hc_slot] (see kg_v)
     reg              hd_v;                     // data head
     reg  [CH_W-1:0]  hd_ch;
     reg              hd_last;
@@ -315,12 +318,17 @@ module chan_engine #(
     reg              use_cw;                   // cw_d is hd_ch's newer word
 
     // ------------------------------------------------------------------ command decision
+    // hc_us is usable[hc_slot] of the clock before. usable changes only at a key load
+    // (and zeroize, rst, which scrub): a command on the slot waits in the clock of the
+    // load (key_valid) and in the clock after it (kg_v), so hc_us is exact when it goes.
+    reg              kg_v;                     // a key load on kg_s in the clock before
+    reg  [SLOT_W-1:0] kg_s;
     wire [SLOT_W-1:0] d_slot = hc_slot;
-    wire [7:0] d_err  = (hc_err0 != ERR_OK) ? hc_err0 : usable[d_slot] ? ERR_OK : ERR_KEY;
-    wire       d_ok   = (hc_err0 == ERR_OK) && usable[d_slot];
+    wire [7:0] d_err  = !hc_ok0 ? hc_err0 : hc_us ? ERR_OK : ERR_KEY;
+    wire       d_ok   = hc_ok0 && hc_us;
     // a status with no data: an empty packet, or a refused one with no data beats
     wire       d_tok  = d_ok ? hc_empty : !hc_has_data;
-    wire       cmd_hold = key_valid && hc_shi && (hc_slot == key_slot);
+    wire       cmd_hold = (key_valid && hc_shi && (hc_slot == key_slot)) || (kg_v && (kg_s == hc_slot));
     wire       sel_cmd  = hc_v && !hc_o && !cmd_hold && !scrub && !zeroize;   // has the issue slot
     wire       cmd_go   = sel_cmd && (!d_tok || issue_free);
     wire       cmd_open = cmd_go && !d_tok;    // opens its channel (and writes its context)
@@ -516,9 +524,16 @@ module chan_engine #(
         end
     end
     always @(posedge clk) begin
+        hc_us <= usable[hc_ld ? i_slotf[SLOT_W-1:0] : hc_slot];
+        if (rst) kg_v <= 1'b0;
+        else     kg_v <= key_go;
+        kg_s <= key_slot;
+    end
+    always @(posedge clk) begin
         if (hc_ld) begin
             hc_ch <= ic; hc_op <= i_op; hc_slot <= i_slotf[SLOT_W-1:0];
             hc_shi <= ((i_slotf >> SLOT_W) == 8'd0); hc_err0 <= i_err0;
+            hc_ok0 <= (i_err0 == ERR_OK);
             hc_has_data <= (i_aad_len != 64'd0) || (i_pay_len != 64'd0);
             hc_empty <= (i_pay_len == 64'd0);
             hc_nblk <= i_nblk; hc_nblk1 <= (i_nblk == {{(BL_W-1){1'b0}}, 1'b1});
@@ -642,19 +657,32 @@ module chan_engine #(
         end
     end
 
-    // per-slot packet counts (key_ready)
+    // per-slot packet counts (key_ready). A packet opening goes into the count one clock
+    // later, through iu_*; the registered idle flag counts the pending one too.
+    reg              iu_v;
+    reg  [SLOT_W-1:0] iu_s;
+    always @(posedge clk) begin
+        if (rst || zeroize) iu_v <= 1'b0;
+        else                iu_v <= inc_use;
+        iu_s <= d_slot;
+    end
     genvar s;
     generate
         for (s = 0; s < NSLOT; s = s + 1) begin : g_use
-            wire up = inc_use && (d_slot == s);
+            wire up = iu_v && (iu_s == s);
             wire dn = dec_use && (h_slot == s);
-            reg [CH_W:0] cnt;
+            reg  [CH_W:0] cnt;
+            wire [CH_W:0] cnt_n = (up && !dn) ? cnt + 1'b1 : (dn && !up) ? cnt - 1'b1 : cnt;
+            reg           idle;                // cnt == 0 and no increment pending
             always @(posedge clk) begin
-                if (rst || zeroize) cnt <= {(CH_W+1){1'b0}};
-                else if (up && !dn) cnt <= cnt + 1'b1;
-                else if (dn && !up) cnt <= cnt - 1'b1;
+                if (rst || zeroize) begin
+                    cnt <= {(CH_W+1){1'b0}}; idle <= 1'b1;
+                end else begin
+                    cnt  <= cnt_n;
+                    idle <= (cnt_n == {(CH_W+1){1'b0}}) && !(inc_use && d_slot == s);
+                end
             end
-            assign slot_idle[s] = (cnt == {(CH_W+1){1'b0}});
+            assign slot_idle[s] = idle;
         end
     endgenerate
 
