@@ -696,12 +696,14 @@ def test_bench_table():
     assert "pipe" in p.stdout and "latency" in p.stdout
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("pipe ")]) == 6
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccm-pipe ")]) == 3 * 2 * 2
-    for e, n in (("ccmp-pipe ", 1), ("ccmp-multi-pipe ", 2)):   # 2 ops x (1, 2 packets) x (2 and 16 lanes)
-        assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == 2 * 2 * n, p.stdout
+    # 2 ops x (1, 2 packets) on ccmp-pipe and the 2-lane build, 2 ops x (1, 2, 32, 128
+    # packets) on the 16-lane build
+    for e, n in (("ccmp-pipe ", 2 * 2), ("ccmp-multi-pipe ", 2 * 2 + 2 * 4)):
+        assert len([ln for ln in p.stdout.splitlines() if ln.startswith(e)]) == n, p.stdout
     # the cost table: ccmp-pipe and both ccmp-multi-pipe builds against their plain record
-    # (16 bytes: in both size lists), 2 ops x (1, 2 packets) each
+    # (16 bytes: in both size lists; the plain 16-lane records have the same burst lengths)
     assert len([ln for ln in p.stdout.splitlines() if ln.startswith("ccmp-") and " ccmp-" in ln and "%" in ln]) \
-        == 3 * 2 * 2, p.stdout
+        == 2 * 2 + 2 * 2 + 2 * 4, p.stdout
 
 
 def test_ccmp_checker_catches_mismatches():
