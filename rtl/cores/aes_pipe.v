@@ -596,15 +596,13 @@ module aes_pipe #(
     // response. Proven by formal/aes_pipe.sby (docs/formal.md). `define F_AES_PIPE when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
     // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PN
-    // (NR_MAX * ROUND_REGS) plus one. With IN_REG = 1 an accepted block may wait in I
-    // while its slot is loaded, as long as the key port keeps loading that slot, so the
-    // bound is not checked there (LAT 255: f_lat saturates at 255).
+    // (NR_MAX * ROUND_REGS) plus one, plus one more with the input register (IN_REG).
 `ifdef F_AES_PIPE
     localparam F_TOP = 1;
 `else
     localparam F_TOP = 0;
 `endif
-    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT((IN_REG != 0) ? 255 : PN + 1), .ASSUME_IN(F_TOP)) f_core (
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1 + ((IN_REG != 0) ? 1 : 0)), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
