@@ -76,10 +76,9 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         # ROUND_REGS = registers per round (docs/pipe.md). The variant names are kept from
         # earlier releases so that figures stay comparable: "aes128-enc" is the AES-128
         # encrypt pipeline at its fastest structure (4 registers per round; it had 1
-        # before the timing rework), "-r1" the old structure, "sub1"/"sub2" = 2/3. IN_REG = 1
-        # (input register, one clock more latency) in "aes128-enc" since issue 13.
+        # before the timing rework), "-r1" the old structure, "sub1"/"sub2" = 2/3.
         "default": {},
-        "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "IN_REG": 1},
+        "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4},
         "aes128-enc-r1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 1},
         "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 2},
         "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 3},

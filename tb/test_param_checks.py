@@ -50,8 +50,6 @@ BAD = [
      "aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4", "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4"),
     ("sbox-bram-dir3", "aes_sbox_bram", rtl.sources(), {"DIR": 3},
      "aes_sbox_bram_DIR_not_0_1_2", "aes_sbox_bram: DIR must be 0 or 1 or 2"),
-    ("pipe-inreg2", "aes_pipe", rtl.core_sources("pipe"), {"IN_REG": 2},
-     "aes_pipe_IN_REG_not_0_1", "aes_pipe: IN_REG must be 0 or 1"),
     ("pipe-rr5-table", "aes_pipe", rtl.core_sources("pipe"), {"ROUND_REGS": 5},
      "aes_pipe_ROUND_REGS_needs_comp", "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1"),
     ("iter128-stages3", "aes_iter128", rtl.core_sources("iter128"), {"ROUND_STAGES": 3},

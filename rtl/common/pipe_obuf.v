@@ -150,9 +150,8 @@ module pipe_obuf #(
     // RAM write ports: every arriving block is written into the free entry at wr_addr,
     // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
     // stays free). The credits guarantee that entry is free whenever in_valid is high
-    // (the core's credits, at most 2**DAW + 2 blocks accepted and not yet taken, leave at
-    // most 2**DAW + 1 blocks in the FIFO, S, R, K and O beside an arriving one, and O and
-    // one of S and R are full whenever the FIFO is not empty, so the FIFO never fills).
+    // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
+    // full whenever the FIFO is not empty, so the FIFO never fills).
     // The write enable is therefore the registered in_valid alone, not the push decision.
     // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
     // carries err, so its data is not needed: it reads as zero through its flag).

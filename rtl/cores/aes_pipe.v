@@ -3,19 +3,18 @@
 //
 // Pipeline: stage 0 (initial AddRoundKey) and NR_MAX round stages (aes_pipe_stage) with
 // ROUND_REGS registers each, forward cipher or equivalent inverse cipher (FIPS-197 5.3.5)
-// selected per block, then an output buffer (pipe_obuf); with IN_REG = 1 an input
-// register I in front of stage 0. Rounds are aligned to the end of the pipeline, so the
-// latency is the same for every key size and blocks leave in acceptance order. Every
-// stage has its own round-key memory indexed by key slot (and direction); the key loader
-// writes into each memory exactly the round key that stage needs for that slot, so the
-// key may change between any two blocks.
+// selected per block, then an output buffer (pipe_obuf). Rounds are aligned to the
+// end of the pipeline, so the latency is the same for every key size and blocks leave in
+// acceptance order. Every stage has its own round-key memory indexed by key slot (and
+// direction); the key loader writes into each memory exactly the round key that stage
+// needs for that slot, so the key may change between any two blocks.
 //
 // The pipeline runs free: no clock enable, no path from m_axis_tready to any pipeline
 // register or to s_axis_tready. A block is admitted only while a credit is free: the
-// output buffer has room for every block in flight (2**DAW >= NR_MAX * ROUND_REGS + 2
-// FIFO entries), so a stalled consumer never loses a block and a ready one sees one
-// block per clock. Only valid bits, credits and pointers are reset; every data register
-// loads zero unless a valid block without err enters it (I: unless it takes a block).
+// output buffer has room for every block in flight (2**DAW >= latency entries), so a
+// stalled consumer never loses a block and a ready one sees one block per clock.
+// Only valid bits, credits and pointers are reset; every data register loads zero unless
+// a valid block without err enters it.
 //
 // Parameters
 //   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes, 2 block-RAM S-boxes in the
@@ -33,19 +32,13 @@
 //                MixColumns; 4 = also a second register after the S-boxes;
 //                5 .. 7 = as 4 plus 1 .. 3 registers inside composite-field S-boxes
 //                (SBOX_IMPL must be 1) (aes_pipe_stage)
-//   IN_REG     : 0 (default): an accepted block enters stage 0 at the handshake edge;
-//                s_axis_tready depends on the slot field and the key port.
-//                1: input register I; s_axis_tready and stage 0's data-register
-//                controls are functions of registers only (for a higher clock);
-//                latency one clock more.
 // Ports (docs/cores.md)
-//   clk, rst        : clock; synchronous active-high reset (clears valid bits (I's
-//                     too), credits, slots; data registers read zero one clock later)
+//   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
+//                     slots; data registers read zero one clock later)
 //   zeroize         : one-cycle pulse: invalidates every slot, aborts a key load,
 //                     scrubs all round-key memories and the output buffer's RAM; every
-//                     block not yet in the output register (I included) comes out with
-//                     err = 1 and zero data; every data register reads zero one clock
-//                     later
+//                     block not yet in the output register comes out with err = 1 and
+//                     zero data; every data register reads zero one clock later
 //   key_valid/key_ready/key_slot/key_bytes/key_data : key-load handshake
 //   s_axis_tvalid/tready/tdata/tuser  : input blocks, tuser = {tag, slot, dec}
 //   m_axis_tvalid/tready/tdata/tuser  : output blocks, tuser = {tag, err}
@@ -54,26 +47,18 @@
 //   they are overwritten, or until zeroize / rst wipes it.
 // Timing
 //   Latency: an input accepted at rising edge E is presented on m_axis at edge
-//   E + NR_MAX * ROUND_REGS + IN_REG (e.g. 14 for the defaults), for every key size,
-//   when the output buffer is empty (IN_REG = 1: the block enters I at E and stage 0 at
-//   E + 1, unless it waits in I for its slot).
+//   E + NR_MAX * ROUND_REGS (e.g. 14 for the defaults), for every key size, when the
+//   output buffer is empty.
 //   Throughput: one block per clock while m_axis_tready is high.
-//   Backpressure: room = credit count below 2**DAW + 1 + IN_REG (a register), DAW =
-//   clog2(NR_MAX * ROUND_REGS + 1).
-//   IN_REG = 0: s_axis_tready = room, except that a block is held off while its slot is
+//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
+//   clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
-//   IN_REG = 1: s_axis_tready = room && (I is empty or its block leaves at this edge),
-//   all registers. A block waits in I (s_axis_tready low behind it) while its slot is
-//   being loaded, and while a load for its slot is requested (key_valid with key_slot
-//   equal to its slot in the clock before); it leaves I in the first clock in which
-//   key_ready is high again.
-//   Key load: key_ready is low while a load or scrub runs, during zeroize, while a
+//   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read) and (IN_REG = 1) while I's block of that slot leaves I. A legal load keeps
-//   key_ready low for 4 * Nr + 9 clocks after the handshake (49 / 57 / 65); after rst
-//   or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1 when DIRECTION = 2, else
-//   SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at least the output buffer's
-//   wipe, 128 clocks.
+//   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
+//   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
+//   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -83,8 +68,7 @@ module aes_pipe #(
     parameter TAG_W      = 8,
     parameter NR_MAX     = 14,
     parameter DIRECTION  = 2,
-    parameter ROUND_REGS = 1,
-    parameter IN_REG     = 0
+    parameter ROUND_REGS = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -111,10 +95,7 @@ module aes_pipe #(
     localparam PN       = NR_MAX * ROUND_REGS;    // pipeline registers (positions 0 .. PN-1)
     localparam DAW      = (PN + 1 <= 16) ? 4 : (PN + 1 <= 32) ? 5 : (PN + 1 <= 64) ? 6 : 7;   // clog2(PN + 1)
     localparam CW       = DAW + 2;                // credit counter width
-    // blocks accepted (input register included) and not yet taken: the output buffer's
-    // FIFO has a free entry for every arriving block (pipe_obuf), and CAP >= PN + 3 +
-    // IN_REG (2**DAW >= PN + 2, PN being even) keeps one block per clock
-    localparam [CW-1:0] CAP = (1 << DAW) + 1 + ((IN_REG != 0) ? 1 : 0);
+    localparam [CW-1:0] CAP = (1 << DAW) + 1;     // blocks accepted and not yet taken
 
     // parameter limits (documented above), checked at elaboration
     generate
@@ -130,8 +111,6 @@ module aes_pipe #(
                      "aes_pipe: DIRECTION must be 0 or 1 or 2")
         `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 7, aes_pipe_ROUND_REGS_not_1_to_7,
                      "aes_pipe: ROUND_REGS must be 1 .. 7")
-        `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, aes_pipe_IN_REG_not_0_1,
-                     "aes_pipe: IN_REG must be 0 or 1")
         `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_ROUND_REGS_needs_comp,
                      "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
         // the output buffer holds every block in flight
@@ -186,111 +165,23 @@ module aes_pipe #(
     // ------------------------------------------------------------------------------
     // Input side and credits
     // ------------------------------------------------------------------------------
+    wire [SLOT_W-1:0] in_slot = s_axis_tuser[SLOT_W:1];
+    wire [TAG_W-1:0]  in_tag  = s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
+    wire              in_dec_req = s_axis_tuser[0];
+    wire              in_dec  = (DIRECTION == 2) ? in_dec_req : (DIRECTION == 1);
+    wire              dir_bad = (DIRECTION == 0 && in_dec_req) || (DIRECTION == 1 && !in_dec_req);
+
     reg               ld_busy;
     reg [SLOT_W-1:0]  ld_slot;
-    reg [1:0]         fin;               // key loader: the last write computed 1 / 2 clocks ago (lands at fin[1])
     wire              room;              // a credit is free (pipe_credits)
     wire              out_taken;
 
-    // The block entering stage 0 at the next edge: valid, ok (valid without err), err,
-    // slot, tag, direction and data; in_acc is the input handshake; key_hold holds
-    // key_ready low for a slot whose block enters stage 0 at this edge.
-    wire              in_acc;
-    wire              st0_v, st0_ok, st0_err;
-    wire [SLOT_W-1:0] in_slot;
-    wire [TAG_W-1:0]  in_tag;
-    wire              in_dec;
-    wire [127:0]      st0_data;
-    wire              key_hold;
-    generate
-        if (IN_REG != 0) begin : g_ireg
-            // Input register I: every block is first taken into I (when a credit is free
-            // and I is empty or its block leaves), and enters stage 0 from there. Whether
-            // the block in I leaves at the next edge (i_fire) and whether it enters without
-            // err (i_ok) are decided one clock ahead and registered, so s_axis_tready,
-            // stage 0's data-register controls and the sideband's valid bit are functions
-            // of registers only (and zeroize): no path from s_axis_tvalid, the slot field,
-            // the key port or the key-load state to the 128 data registers of stage 0. A
-            // block waits in I while its slot is being loaded (after the edge) or a key
-            // load for its slot is requested (key_valid with key_slot equal to its slot in
-            // the clock before); key_ready is low for the slot of the block leaving I, so
-            // a key never changes under a block that has left I.
-            reg               iv;        // I holds a block
-            reg               i_fire;    // ... that enters stage 0 at the next edge
-            reg               i_ok;      // ... without err (zeroize in that clock aside)
-            reg               i_zerr;    // ... that was in I or accepted during zeroize
-            reg [127:0]       i_data;
-            reg [TAG_W-1:0]   i_tag;
-            reg [SLOT_W-1:0]  i_slot;
-            reg               i_dreq;    // tuser bit 0: decryption requested
-
-            wire i_free = !iv || i_fire; // I is empty after the next edge unless it loads
-            assign s_axis_tready = room && i_free;
-            assign in_acc = s_axis_tvalid && s_axis_tready;
-
-            // the block in I after the next edge, and whether it may leave I one edge later
-            wire [SLOT_W-1:0] nx_slot = i_free ? s_axis_tuser[SLOT_W:1] : i_slot;
-            wire              nx_dreq = i_free ? s_axis_tuser[0] : i_dreq;
-            wire              nx_v    = i_free ? in_acc : iv;
-            wire              nx_zerr = (i_free ? 1'b0 : i_zerr) || zeroize;
-            wire nx_hold = (ld_busy && !fin[1] && !zeroize && (ld_slot == nx_slot))
-                        || (key_valid && (key_slot == nx_slot));
-            wire nx_fire = nx_v && !nx_hold;
-            // slot_ok after the edge (a handshake for nx_slot implies nx_hold: left out)
-            wire nx_sok  = !zeroize && (slot_ok[nx_slot] || (fin[1] && (ld_slot == nx_slot)));
-            wire nx_dbad = (DIRECTION == 0 && nx_dreq) || (DIRECTION == 1 && !nx_dreq);
-            always @(posedge clk) begin
-                if (rst) begin
-                    iv     <= 1'b0;
-                    i_fire <= 1'b0;
-                    i_ok   <= 1'b0;
-                    i_zerr <= 1'b0;
-                end else begin
-                    iv     <= nx_v;
-                    i_fire <= nx_fire;
-                    i_ok   <= nx_fire && nx_sok && !nx_dbad && !nx_zerr;
-                    i_zerr <= nx_v && nx_zerr;
-                end
-                if (i_free) begin
-                    i_tag  <= s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
-                    i_slot <= s_axis_tuser[SLOT_W:1];
-                    i_dreq <= s_axis_tuser[0];
-                end
-                // data: zero unless a block is taken in (and no zeroize / rst); held
-                // while the block waits
-                if (rst || zeroize || (i_free && !in_acc)) i_data <= 128'd0;
-                else if (i_free)                           i_data <= s_axis_tdata;
-            end
-
-            assign st0_v    = i_fire;
-            assign st0_ok   = i_ok && !zeroize;
-            assign st0_err  = !st0_ok;
-            assign in_slot  = i_slot;
-            assign in_tag   = i_tag;
-            assign in_dec   = (DIRECTION == 2) ? i_dreq : (DIRECTION == 1);
-            assign st0_data = i_data;
-            assign key_hold = i_fire && (i_slot == key_slot);
-        end else begin : g_direct
-            // The accepted block enters stage 0 at the handshake edge; a block is held off
-            // while its slot is being loaded or requested (key_valid with key_slot equal
-            // to the block's slot).
-            wire d_dreq   = s_axis_tuser[0];
-            wire d_dbad   = (DIRECTION == 0 && d_dreq) || (DIRECTION == 1 && !d_dreq);
-            assign in_slot = s_axis_tuser[SLOT_W:1];
-            assign in_tag  = s_axis_tuser[TAG_W+SLOT_W:SLOT_W+1];
-            assign in_dec  = (DIRECTION == 2) ? d_dreq : (DIRECTION == 1);
-            wire in_loading = ld_busy && (in_slot == ld_slot);
-            wire in_keyreq  = key_valid && (key_slot == in_slot);
-            assign s_axis_tready = room && !in_loading && !in_keyreq;
-            assign in_acc   = s_axis_tvalid && s_axis_tready;
-            assign st0_err  = !slot_ok[in_slot] || d_dbad || zeroize;
-            assign st0_v    = in_acc;
-            assign st0_ok   = in_acc && !st0_err;
-            assign st0_data = s_axis_tdata;
-            assign key_hold = 1'b0;
-        end
-    endgenerate
-    wire [SBW-1:0] in_sb = {in_tag, in_slot, slot_offc[2*in_slot +: 2], in_dec, st0_err};
+    wire in_loading = ld_busy && (in_slot == ld_slot);
+    wire in_keyreq  = key_valid && (key_slot == in_slot);
+    assign s_axis_tready = room && !in_loading && !in_keyreq;
+    wire in_acc = s_axis_tvalid && s_axis_tready;
+    wire in_err = !slot_ok[in_slot] || dir_bad || zeroize;
+    wire [SBW-1:0] in_sb = {in_tag, in_slot, slot_offc[2*in_slot +: 2], in_dec, in_err};
 
     // credits (rtl/common/pipe_credits.v): room = blocks accepted and not yet taken < CAP, both registers
     pipe_credits #(.CW(CW), .CAP(CAP)) u_credits (
@@ -307,7 +198,7 @@ module aes_pipe #(
     reg [SBW*PN-1:0] psb;
     always @(posedge clk) begin
         if (rst) pv <= {PN{1'b0}};
-        else     pv <= {pv[PN-2:0], st0_v};
+        else     pv <= {pv[PN-2:0], in_acc};
     end
     integer p;
     always @(posedge clk) begin
@@ -316,11 +207,11 @@ module aes_pipe #(
             psb[SBW*p +: SBW] <= {psb[SBW*(p-1)+1 +: SBW-1], psb[SBW*(p-1)] | zeroize};
     end
 
-    // {valid, sideband} of position q at index q + 1 (index 0: the block entering stage 0)
+    // {valid, sideband} of position q at index q + 1 (index 0: the block being accepted)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [(SBW+1)*(PN+1)-1:0] pos_all;    // (the last positions feed only the buffer)
     /* verilator lint_on UNUSEDSIGNAL */
-    assign pos_all[SBW:0] = {st0_v, in_sb};
+    assign pos_all[SBW:0] = {in_acc, in_sb};
     genvar q;
     generate
         for (q = 0; q < PN; q = q + 1) begin : g_pos
@@ -330,13 +221,13 @@ module aes_pipe #(
 
     // slots used by blocks that still have a round-key read ahead of them (positions
     // 0 .. PN-2), as a register: the positions shift every clock, so the set after the
-    // edge is that of the block entering stage 0 and of positions 0 .. PN-3 now. The same
+    // edge is that of the block being accepted and of positions 0 .. PN-3 now. The same
     // value as the OR over the positions themselves, without that OR tree (spread over
     // the whole pipeline) on the path key_ready -> key expander start.
     reg [NSLOT-1:0] inflight_nx;
     always @(*) begin
         inflight_nx = {NSLOT{1'b0}};
-        if (st0_v) inflight_nx[in_slot] = 1'b1;
+        if (in_acc) inflight_nx[in_slot] = 1'b1;
         for (p = 0; p <= PN - 3; p = p + 1)
             if (pv[p]) inflight_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
     end
@@ -362,7 +253,7 @@ module aes_pipe #(
             wire            r_ok;
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                assign c_ok   = st0_ok;
+                assign c_ok   = in_acc && !in_err;
                 assign c_dec  = in_dec;
                 assign c_byp  = 1'b0;
                 assign r_ok   = 1'b0;
@@ -384,7 +275,7 @@ module aes_pipe #(
                 .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
                 .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j)
             ) u_stage (
-                .clk(clk), .in_data((j == 0) ? st0_data : st_d[128*(j-1) +: 128]),
+                .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
                 .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
                 .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
@@ -437,8 +328,7 @@ module aes_pipe #(
     // PN) also hold key loads off until the wipe is over.
     localparam WAIT_WIPE = ((1 << DAW) > 46 + PN) ? 1 : 0;
     wire wipe_hold = (WAIT_WIPE != 0) && obuf_wiping;
-    assign key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && !inflight[key_slot]
-                     && !key_hold;
+    assign key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && !inflight[key_slot];
     wire key_hs = key_valid && key_ready;
 
     wire        x_valid, x_last;
@@ -482,6 +372,7 @@ module aes_pipe #(
     reg [3:0]   rk_k;
     reg         rk_last;    // k == Nr
     reg         pa, pb;     // write phases: A = encryption key, B = decryption key
+    reg [1:0]   fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
 
     wire [3:0] ld_off = {1'b0, ld_offc, 1'b0};
     wire       zphase = ld_busy && x_valid && (x_idx[5:1] == 5'd0);   // w[0], w[1] cycles
@@ -596,13 +487,13 @@ module aes_pipe #(
     // response. Proven by formal/aes_pipe.sby (docs/formal.md). `define F_AES_PIPE when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
     // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PN
-    // (NR_MAX * ROUND_REGS) plus one, plus one more with the input register (IN_REG).
+    // (NR_MAX * ROUND_REGS) plus one.
 `ifdef F_AES_PIPE
     localparam F_TOP = 1;
 `else
     localparam F_TOP = 0;
 `endif
-    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1 + ((IN_REG != 0) ? 1 : 0)), .ASSUME_IN(F_TOP)) f_core (
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),

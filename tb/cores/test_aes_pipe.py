@@ -40,9 +40,9 @@ SCRUB_CYCLES = 0   # clocks of the key-memory scrub after rst / zeroize
 
 def load_params(dut) -> None:
     global NR_MAX, DIRECTION, R, LATENCY, AW, SCRUB_CYCLES
-    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "ROUND_REGS", "IN_REG")))
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "ROUND_REGS")))
     NR_MAX, DIRECTION, R = P["NR_MAX"], P["DIRECTION"], P["ROUND_REGS"]
-    LATENCY = 1 + NR_MAX * R + P["IN_REG"]     # docs/pipe.md: NR_MAX x ROUND_REGS + 1 + IN_REG
+    LATENCY = 1 + NR_MAX * R
     AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
     SCRUB_CYCLES = 2 ** AW
     # builds of 64 pipeline registers or more also hold key loads off during the output
@@ -241,9 +241,8 @@ async def test_slot_switch_every_block(dut):
 async def test_key_load_while_streaming(dut):
     """A key load into one slot while blocks on the other slots stream back to back:
     no bubble for them and correct results; the loaded slot is locked for exactly
-    4*Nr+9 clocks; blocks of the slot presented during the load wait (with IN_REG the
-    first in the input register) and then use the new key; a load requested while
-    blocks of that slot are in flight waits for them."""
+    4*Nr+9 clocks; blocks of the slot presented during the load wait and then use the
+    new key; a load requested while blocks of that slot are in flight waits for them."""
     rng = rng_for_test(dut)
     b = Bench(dut, rng)
     await b.start()
@@ -288,20 +287,8 @@ async def test_key_load_while_streaming(dut):
         for _ in range(20):
             add(rng.randrange(nslots))
         await b.drain()
-        # docs/pipe.md: the first waiter enters stage 0 in the first clock in which
-        # key_ready is high again, 4*Nr+10 clocks after the handshake: IN_REG = 0, it is
-        # accepted then; IN_REG = 1, it is taken into the input register at once, held
-        # there and leaves it then (its result first valid LATENCY - 1 clocks after that
-        # clock), and the blocks behind it wait outside
-        if P["IN_REG"]:
-            w_out = b.outs[items.index(waiters[0])].cycle
-            assert w_out == kl.hs_cycle + 4 * NR[kb] + 10 + LATENCY - 1, \
-                f"first block of the loaded slot out at {w_out - kl.hs_cycle} after the handshake"
-            assert waiters[1].in_cycle > kl.hs_cycle + 4 * NR[kb] + 9, \
-                f"second block of the loaded slot accepted at {waiters[1].in_cycle - kl.hs_cycle} after the handshake"
-        else:
-            assert waiters[0].in_cycle == kl.hs_cycle + 4 * NR[kb] + 10, \
-                f"first block of the loaded slot accepted at {waiters[0].in_cycle - kl.hs_cycle} after the handshake"
+        assert waiters[0].in_cycle == kl.hs_cycle + 4 * NR[kb] + 10, \
+            f"first block of the loaded slot accepted at {waiters[0].in_cycle - kl.hs_cycle} after the handshake"
         dut._log.info("AES-%d load into slot 0 while streaming: key_ready low %d clocks", kb * 8, locked)
 
     # (b) load slot 1 while blocks of slot 1 are still in flight: the load waits for them;
@@ -321,12 +308,7 @@ async def test_key_load_while_streaming(dut):
     # final stage reads it one clock ahead): LATENCY - 1 clocks after its acceptance
     assert kl.hs_cycle == last_before + LATENCY - 1, \
         f"key accepted {kl.hs_cycle - last_before} clocks after the last block of its slot"
-    # the blocks of slot 1 after the request are accepted after the handshake; with
-    # IN_REG the first of them may be taken into the input register before it, but
-    # leaves it only after the load (docs/pipe.md)
-    if P["IN_REG"]:
-        assert b.outs[items.index(after[0])].cycle > kl.hs_cycle + 4 * NR[len(new1)] + 9 + LATENCY - 1
-    for it in after[int(P["IN_REG"]):4]:
+    for it in after[:4]:
         assert it.in_cycle > kl.hs_cycle
     check_outputs(b, items, b.outs, "key load while streaming")
 
@@ -638,11 +620,9 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #     zeroize in a stream;
 #   SLOT_W=3 ROUND_REGS=3 composite S-boxes: interleaved NIST CBC Monte Carlo chains
 #     (enc/dec x 128/192/256), key loads while streaming;
-#   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 IN_REG=1 (the aes128-enc synthesis variant) and
-#     DIRECTION=1 ROUND_REGS=4: the generic tests rewritten for a core that supports only
-#     part of the key sizes/directions (unsupported -> err=1);
-#   IN_REG=1 (input register) with SLOT_W=2 on both simulators: key switches every
-#     block, key loads while streaming (blocks waiting in the input register), zeroize;
+#   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (the aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
+#     rewritten for a core that supports only part of the key sizes/directions
+#     (unsupported -> err=1);
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
 #   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
 #     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
@@ -657,12 +637,7 @@ CASES = [
     ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 3, "ROUND_REGS": 3}, False,
      ["test_cbc_mct", "test_key_load_while_streaming"] + SLOT_SWITCH,
      {"AESIP_MCT_RECORDS": "4", "AESIP_NBLOCKS": "1000"}),
-    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "IN_REG": 1}, False, VARIANT,
-     {"AESIP_NBLOCKS": "1500"}),
-    ("verilator", {"SLOT_W": 2, "IN_REG": 1}, False,
-     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "3000"}),
-    ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2, "IN_REG": 1}, False,
-     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "200"}),
+    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("verilator", {"DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
     # block-RAM S-boxes (SBOX_IMPL=2, aes_sbox_bram's simulation model): the full-size core
