@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from aesip import ref, rtl, runreq, sim
+from aesip import bench, ref, rtl, runreq, sim
 from aesip.bench import verify
 from aesip.tb.seed import run_seed
 
@@ -502,11 +502,14 @@ def test_bench_json():
     ccmp = [r for r in recs if r["engine"].startswith("ccmp-")]
     assert {(r["engine"], r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp} == {
         (f"ccmp-{e}", op, n, p) for e in rtl.CORE_NAMES + ["multi-pipe"] for op in ("ccmp-encrypt", "ccmp-decrypt")
-        for n in (64, 256, 1500, 2304) for p in (1, 8)}   # checked in detail by test_bench_ccmp
-    for lanes in (2, 16):   # ccmp_top MULTI = 1 with LANES = 2 and 16, every op, size and count
+        for n in (64, 256, 1500, 2304)
+        for p in ((1, 8) + (bench.MULTI_PACKETS if e == "multi-pipe" else ()))}   # detail: test_bench_ccmp
+    for lanes in (2, 16):   # ccmp_top MULTI = 1 with LANES = 2 and 16, every op, size and count;
+        # the 16-lane build also the long bursts of the plain 16-lane CCM records
+        counts = (1, 8) + (bench.MULTI_PACKETS if lanes == bench.MULTI_LANES else ())
         assert {(r["op"], r["bytes_per_packet"], r["packets"]) for r in ccmp
                 if r["engine"] == "ccmp-multi-pipe" and r["lanes"] == lanes} == {
-            (op, n, p) for op in ("ccmp-encrypt", "ccmp-decrypt") for n in (64, 256, 1500, 2304) for p in (1, 8)}
+            (op, n, p) for op in ("ccmp-encrypt", "ccmp-decrypt") for n in (64, 256, 1500, 2304) for p in counts}
     assert {r.get("lanes") for r in ccmp if r["engine"] == "ccmp-multi-pipe"} == {2, 16}
     recs = [r for r in recs if r not in ccmp]
     block = [r for r in recs if not r["engine"].startswith("ccm-")]
