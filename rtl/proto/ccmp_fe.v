@@ -156,7 +156,11 @@ module ccmp_fe #(
     reg [NRC-1:0] rcv;
 
     // ---------------------------------------------------------------- sideband and receive
-    assign s_axis_cmd_tready = (rs == R_IDLE);
+    // the next sideband beat is taken in the clock that hands the held MPDU off (its
+    // registers are read by the checks in that clock and loaded at its end)
+    wire hand_off;
+    assign s_axis_cmd_tready = (rs == R_IDLE) || ((rs == R_HOLD) && hand_off);
+    wire cmd_take = s_axis_cmd_tvalid && s_axis_cmd_tready;
     assign s_axis_tready = (rs == R_RECV);
     wire in_take = s_axis_tvalid && s_axis_tready;
 
@@ -289,7 +293,7 @@ module ccmp_fe #(
     wire [QAW-1:0] qrp_next = (qrp == QLAST) ? {QAW{1'b0}} : qrp + 1'b1;
 
     // collect side registers (below) needed by the replay wait
-    localparam [1:0] C_IDLE = 2'd0, C_RUN = 2'd1, C_STS = 2'd2;
+    localparam [1:0] C_IDLE = 2'd0, C_RUN = 2'd1;
     reg [1:0]   cst;
     reg         c_dec;
     reg         c_eng;
@@ -310,7 +314,10 @@ module ccmp_fe #(
     end
     wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
     wire rwait = dec && (w_q || w_c);
-    wire hand_off = (ist == I_IDLE) && (rs == R_HOLD) && !q_full && !rwait;
+    // the issue side takes the held MPDU when idle or in the clock its last engine beat
+    // leaves (feed_end)
+    wire feed_end;
+    assign hand_off = ((ist == I_IDLE) || feed_end) && (rs == R_HOLD) && !q_full && !rwait;
     wire q_push = hand_off;
     wire q_pop;
 
@@ -325,9 +332,13 @@ module ccmp_fe #(
     wire [15:0] rin_keep;
     wire        unused_rin_user, unused_rin_busy;
     wire        q_adv = !q_valid || rin_ready;
+    // the reader fills the realigner from the command clock on (it holds the payload's
+    // first beats while the command and the AAD beats go to the engine)
+    wire        rd_on = (ist == I_CMD) || (ist == I_FEED);
+    wire        rin_go = (ist == I_FEED) && (aad_ph == 2'd0);   // the AAD beats have gone
     wire [8:0]  raddr = {1'b0, rd_i} + (rb ? {1'b0, BUF_BEATS} : 9'd0);
     always @(posedge clk) begin
-        if (ist == I_FEED && q_adv && rd_i < nb)
+        if (rd_on && q_adv && rd_i < nb)
             mem_q <= mem[raddr];
     end
     wire [11:0] q_base = {q_idx, 4'b0000};
@@ -346,7 +357,7 @@ module ccmp_fe #(
         .clk(clk), .rst(rst),
         .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(mem_q), .s_tkeep(q_keep),
         .s_tlast(q_last), .s_tuser(1'b0),
-        .m_tvalid(rin_valid), .m_tready(m_axis_eng_tready && (aad_ph == 2'd0)), .m_tdata(rin_data),
+        .m_tvalid(rin_valid), .m_tready(m_axis_eng_tready && rin_go), .m_tdata(rin_data),
         .m_tkeep(rin_keep), .m_tlast(rin_last), .m_tuser(unused_rin_user),
         .busy(unused_rin_busy)
     );
@@ -358,11 +369,11 @@ module ccmp_fe #(
             aad_keep1[k] = (k < aad_k1);
     end
     wire aad_go = (ist == I_FEED) && (aad_ph != 2'd0);
-    assign m_axis_eng_tvalid = aad_go ? 1'b1 : rin_valid;
+    assign m_axis_eng_tvalid = aad_go ? 1'b1 : (rin_valid && rin_go);
     assign m_axis_eng_tdata = aad_go ? ((aad_ph == 2'd2) ? aad_r[127:0] : aad_r[255:128]) : rin_data;
     assign m_axis_eng_tkeep = aad_go ? ((aad_ph == 2'd2) ? 16'hffff : aad_keep1) : rin_keep;
     assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0)) : rin_last;
-    wire feed_end = (ist == I_FEED) && m_axis_eng_tvalid && m_axis_eng_tready && m_axis_eng_tlast;
+    assign feed_end = (ist == I_FEED) && m_axis_eng_tvalid && m_axis_eng_tready && m_axis_eng_tlast;
 
     assign m_axis_eng_cmd_tvalid = (ist == I_CMD);
     assign m_axis_eng_cmd_tdata = ecmd;
@@ -401,20 +412,21 @@ module ccmp_fe #(
             beat_prev <= 128'd0;
             beat_last <= 128'd0;
         end else begin
+            if (cmd_take) begin
+                dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
+                op_err <= (cmd_rsvd != 64'd0);
+                slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
+                pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
+                kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
+                nbeat <= 8'd0;
+                ferr <= 1'b0;
+                hdr <= 384'd0;
+                beat_prev <= 128'd0;
+                beat_last <= 128'd0;
+            end
             case (rs)
-                R_IDLE: if (s_axis_cmd_tvalid) begin
-                    dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
-                    op_err <= (cmd_rsvd != 64'd0);
-                    slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
-                    pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
-                    kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
-                    nbeat <= 8'd0;
-                    ferr <= 1'b0;
-                    hdr <= 384'd0;
-                    beat_prev <= 128'd0;
-                    beat_last <= 128'd0;
+                R_IDLE: if (cmd_take)
                     rs <= R_RECV;
-                end
                 R_RECV: if (in_take) begin
                     if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
                     if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
@@ -432,7 +444,7 @@ module ccmp_fe #(
                 end
                 R_HOLD: if (hand_off) begin
                     wb <= !wb;      // the other bank: the issue side has read it all
-                    rs <= R_IDLE;
+                    rs <= cmd_take ? R_RECV : R_IDLE;
                 end
                 default: rs <= R_IDLE;
             endcase
@@ -497,41 +509,44 @@ module ccmp_fe #(
                     q_vld[qi] <= 1'b1;
                 else if (q_pop && qrp == qi[QAW-1:0])
                     q_vld[qi] <= 1'b0;
-            case (ist)
-                I_IDLE: if (hand_off && chk_err == CCMP_ERR_OK) begin
-                    rb <= wb;
-                    ecmd <= ecmd_next;
-                    e_start <= e_start_w;
-                    e_end <= e_end_w;
-                    nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
-                    rd_i <= e_start_w[11:4];
+            if (rd_on && q_adv) begin
+                if (rd_i < nb) begin
+                    q_valid <= 1'b1;
+                    q_idx <= rd_i;
+                    rd_i <= rd_i + 8'd1;
+                end else begin
                     q_valid <= 1'b0;
-                    aad_r <= aad;
-                    aad_k1 <= alen[3:0];
-                    ist <= I_CMD;
                 end
+            end
+            case (ist)
+                I_IDLE: ;
                 I_CMD: if (m_axis_eng_cmd_tready) begin
                     ecmd <= 512'd0;
-                    aad_ph <= 2'd2;
                     ist <= I_FEED;
                 end
                 I_FEED: begin
                     if (aad_go && m_axis_eng_tready)
                         aad_ph <= aad_ph - 2'd1;
-                    if (q_adv) begin
-                        if (rd_i < nb) begin
-                            q_valid <= 1'b1;
-                            q_idx <= rd_i;
-                            rd_i <= rd_i + 8'd1;
-                        end else begin
-                            q_valid <= 1'b0;
-                        end
-                    end
                     if (feed_end)
                         ist <= I_IDLE;
                 end
                 default: ist <= I_IDLE;
             endcase
+            // hand-off (when idle, or in the clock the previous MPDU's last beat leaves:
+            // its reader and realigner are empty then)
+            if (hand_off && chk_err == CCMP_ERR_OK) begin
+                rb <= wb;
+                ecmd <= ecmd_next;
+                e_start <= e_start_w;
+                e_end <= e_end_w;
+                nb <= (plen == 12'd0) ? 8'd0 : nb_w[7:0];
+                rd_i <= e_start_w[11:4];
+                q_valid <= 1'b0;
+                aad_r <= aad;
+                aad_k1 <= alen[3:0];
+                aad_ph <= 2'd2;
+                ist <= I_CMD;
+            end
         end
     end
 
@@ -563,8 +578,25 @@ module ccmp_fe #(
     reg [127:0] ob_q;
     reg         pfx_done;      // O_REL: the prefix has been sent
     reg         rel_kill;      // zeroize during a decryption: its release is aborted
+    // status register (the finished MPDU's status beat) and output frame accounting
+    reg         sts_pend;      // holds a status
+    reg [7:0]   s_err, s_eng;
+    reg [47:0]  s_pn;
+    reg [1:0]   s_kid;
+    reg         s_frame;
+    reg [1:0]   s_wait;        // output frames to leave before the status may (0 .. 2)
+    reg [1:0]   ofr;           // frames whose last beat is in the output realigner (0 .. 2)
 
-    assign q_pop = (cst == C_IDLE) && !q_empty;
+    // The MPDU being collected ends (c_fin) in the clock its last beat enters the output
+    // realigner (O_END), or later in O_DONE: its status goes into the status register
+    // (free, or being taken), the replay counter is updated and the next record is taken
+    // in the same clock; the status leaves once the frame's last beat has left the
+    // realigner (s_wait), so the next MPDU's prefix follows the frame without a gap.
+    wire        sts_take = m_axis_sts_tvalid && m_axis_sts_tready;
+    wire        sts_free = !sts_pend || sts_take;
+    wire        c_fin = (cst == C_RUN) && sts_free && ((ost == O_DONE) || ((ost == O_END) && eng_s_ready));
+    wire [7:0]  fin_eng = (ost == O_DONE) ? eng_err : eng_code;
+    assign q_pop = ((cst == C_IDLE) || c_fin) && !q_empty;
 
     wire        eng_ok = (s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W] == ERR_OK);
     wire [7:0]  eng_code = s_axis_eng_sts_tdata[STS_ERR_LSB +: STS_ERR_W];
@@ -587,7 +619,7 @@ module ccmp_fe #(
     reg         eng_m_ready;
     reg         eng_s_ready;
     wire        ro_ready;
-    wire        ro_busy;
+    wire        unused_ro_busy;   // the status waits for its frame by count (s_wait)
     always @(*) begin
         ro_valid = 1'b0;
         ro_data = 128'd0;
@@ -669,7 +701,7 @@ module ccmp_fe #(
         .s_tlast(ro_last), .s_tuser(ro_user),
         .m_tvalid(m_axis_tvalid), .m_tready(m_axis_tready), .m_tdata(m_axis_tdata),
         .m_tkeep(m_axis_tkeep), .m_tlast(m_axis_tlast), .m_tuser(m_axis_tuser),
-        .busy(ro_busy)
+        .busy(unused_ro_busy)
     );
 
     // output buffer: written from the engine in O_BUF, read ahead in O_REL
@@ -685,15 +717,59 @@ module ccmp_fe #(
             ob_q <= obuf[or_i];
     end
 
-    assign m_axis_sts_tvalid = (cst == C_STS);
-    assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, pn_sts} << CCMP_STS_PN_LSB)
-                            | ({{(CCMP_STS_W-8){1'b0}}, err} << CCMP_STS_ERR_LSB)
-                            | ({{(CCMP_STS_W-8){1'b0}}, eng_err} << CCMP_STS_ENG_ERR_LSB)
-                            | ({{(CCMP_STS_W-2){1'b0}}, kid_sts} << CCMP_STS_KEY_ID_LSB)
-                            | ({{(CCMP_STS_W-1){1'b0}}, frame_sent} << CCMP_STS_FRAME_LSB);
+    assign m_axis_sts_tvalid = sts_pend && (s_wait == 2'd0);
+    assign m_axis_sts_tdata = ({{(CCMP_STS_W-48){1'b0}}, s_pn} << CCMP_STS_PN_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, s_err} << CCMP_STS_ERR_LSB)
+                            | ({{(CCMP_STS_W-8){1'b0}}, s_eng} << CCMP_STS_ENG_ERR_LSB)
+                            | ({{(CCMP_STS_W-2){1'b0}}, s_kid} << CCMP_STS_KEY_ID_LSB)
+                            | ({{(CCMP_STS_W-1){1'b0}}, s_frame} << CCMP_STS_FRAME_LSB);
 
-    // replay counters: update after a verified decryption has left, clear on key load / zeroize
-    wire rc_upd = (cst == C_RUN) && (ost == O_DONE) && !ro_busy && c_dec && (eng_err == ERR_OK) && !rc_kill;
+    // output frames in the realigner: every frame given an ro_last beat carries bytes (it
+    // begins with the prefix), so it leaves with one m_axis tlast beat
+    wire       ofr_in = ro_valid && ro_ready && ro_last;
+    wire       ofr_out = m_axis_tvalid && m_axis_tready && m_axis_tlast;
+    wire [1:0] ofr_next = ofr + {1'b0, ofr_in} - {1'b0, ofr_out};
+    wire       fin_ok = (fin_eng == ERR_OK);
+    always @(posedge clk) begin
+        if (rst) begin
+            sts_pend <= 1'b0;
+            s_err <= 8'd0;
+            s_eng <= 8'd0;
+            s_pn <= 48'd0;
+            s_kid <= 2'd0;
+            s_frame <= 1'b0;
+            s_wait <= 2'd0;
+            ofr <= 2'd0;
+        end else begin
+            ofr <= ofr_next;
+            if (sts_pend && ofr_out && s_wait != 2'd0)
+                s_wait <= s_wait - 2'd1;
+            if (sts_take)
+                sts_pend <= 1'b0;
+            if (c_fin) begin
+                sts_pend <= 1'b1;
+                s_wait <= ofr_next;
+                s_frame <= frame_sent;
+                if (!c_eng) begin            // failed its checks: no engine, no frame
+                    s_err <= err;
+                    s_eng <= 8'd0;
+                    s_pn <= pn_sts;
+                    s_kid <= kid_sts;
+                end else begin
+                    s_err <= fin_ok ? CCMP_ERR_OK
+                           : (fin_eng == ERR_AUTH) ? CCMP_ERR_AUTH
+                           : (fin_eng == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
+                    s_eng <= fin_eng;
+                    s_pn <= fin_ok ? pn_sts : 48'd0;
+                    s_kid <= fin_ok ? kid_sts : 2'd0;
+                end
+            end
+        end
+    end
+
+    // replay counters: update when a verified decryption ends (its last beat has entered
+    // the output realigner), clear on key load / zeroize
+    wire rc_upd = c_fin && c_eng && c_dec && fin_ok && !rc_kill;
     integer t;
     always @(posedge clk) begin
         if (rc_upd)
@@ -741,28 +817,6 @@ module ccmp_fe #(
             if (zeroize && cst == C_RUN && c_dec)
                 rel_kill <= 1'b1;
             case (cst)
-                C_IDLE: if (q_pop) begin
-                    c_eng <= q_eng[qrp];
-                    c_dec <= q_dec[qrp];
-                    c_slot <= q_slot[qrp];
-                    err <= q_err[qrp];
-                    eng_err <= 8'd0;
-                    frame_sent <= 1'b0;
-                    pn_sts <= q_pn[qrp];
-                    kid_sts <= q_kid[qrp];
-                    rc_r <= q_rc[qrp];
-                    rc_kill <= q_kill[qrp] || zeroize || (key_load && key_load_slot == q_slot[qrp]);
-                    prefix <= q_pfx[qrp];
-                    pfx_len <= q_pl[qrp];
-                    pidx <= 2'd0;
-                    ost <= (q_dec[qrp] && ENG_CUT) ? O_BUF : O_WAIT;
-                    ow <= 8'd0;
-                    or_i <= 8'd0;
-                    ob_valid <= 1'b0;
-                    pfx_done <= 1'b0;
-                    rel_kill <= 1'b0;
-                    cst <= q_eng[qrp] ? C_RUN : C_STS;
-                end
                 C_RUN: case (ost)
                     O_WAIT: begin
                         if (ro_valid && ro_ready) begin
@@ -817,21 +871,36 @@ module ccmp_fe #(
                             end
                         end
                     end
-                    default: if (!ro_busy) begin   // O_DONE
-                        err <= (eng_err == ERR_OK) ? CCMP_ERR_OK
-                             : (eng_err == ERR_AUTH) ? CCMP_ERR_AUTH
-                             : (eng_err == ERR_KEY) ? CCMP_ERR_KEY : CCMP_ERR_ENGINE;
-                        if (eng_err != ERR_OK) begin
-                            pn_sts <= 48'd0;
-                            kid_sts <= 2'd0;
-                        end
-                        cst <= C_STS;
-                    end
+                    default: ;   // O_DONE: waits for the status register (c_fin)
                 endcase
-                default: if (m_axis_sts_tready) begin   // C_STS
-                    cst <= C_IDLE;
-                end
+                default: ;   // C_IDLE
             endcase
+            // the MPDU ends (its status into the status register): take the next record
+            if (c_fin)
+                cst <= C_IDLE;
+            if (q_pop) begin
+                c_eng <= q_eng[qrp];
+                c_dec <= q_dec[qrp];
+                c_slot <= q_slot[qrp];
+                err <= q_err[qrp];
+                eng_err <= 8'd0;
+                frame_sent <= 1'b0;
+                pn_sts <= q_pn[qrp];
+                kid_sts <= q_kid[qrp];
+                rc_r <= q_rc[qrp];
+                rc_kill <= q_kill[qrp] || zeroize || (key_load && key_load_slot == q_slot[qrp]);
+                prefix <= q_pfx[qrp];
+                pfx_len <= q_pl[qrp];
+                pidx <= 2'd0;
+                // failed its checks: straight to its status (O_DONE)
+                ost <= !q_eng[qrp] ? O_DONE : (q_dec[qrp] && ENG_CUT) ? O_BUF : O_WAIT;
+                ow <= 8'd0;
+                or_i <= 8'd0;
+                ob_valid <= 1'b0;
+                pfx_done <= 1'b0;
+                rel_kill <= zeroize;
+                cst <= C_RUN;
+            end
         end
     end
 endmodule
