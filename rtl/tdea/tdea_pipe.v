@@ -51,8 +51,9 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is in the pipeline (any register with a round ahead of
-//   it: the input register and every stage register but round 47's), and one clock
-//   after the last such block has left them. A legal load keeps key_ready low for 50
+//   it: the input register and every stage register but round 47's), and for three
+//   clocks after the last such block has left them (per-slot counters of the blocks in
+//   those registers, from registered increment and decrement flags). A legal load keeps key_ready low for 50
 //   clocks after the handshake (the registered handshake, 48 subkeys, then 1 clock of
 //   write pipeline);
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
@@ -115,7 +116,6 @@ module tdea_pipe #(
     wire [SBW*NST-1:0]   st_sb;
     wire [64*NST-1:0]    st_lr;
     wire [32*NST-1:0]    st_f;
-    wire [NSLOT*NST-1:0] st_busy;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [AW*NST-1:0]    st_nx;            // subkey read addresses one clock ahead (last: unused)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -211,7 +211,7 @@ module tdea_pipe #(
                 .clk(clk), .rst(rst), .kill(zeroize), .pre_addr(pre),
                 .in_valid(pv), .in_sb(psb), .in_lr(plr), .in_f(pf), .nx_addr(st_nx[AW*j +: AW]),
                 .out_valid(st_v[j]), .out_sb(st_sb[SBW*j +: SBW]), .out_lr(st_lr[64*j +: 64]),
-                .out_f(st_f[32*j +: 32]), .busy_slots(st_busy[NSLOT*j +: NSLOT]),
+                .out_f(st_f[32*j +: 32]),
                 .we(mem_we[j]), .waddr(mem_wa[AW*j +: AW]), .wdata(k2_data));
         end
     endgenerate
@@ -219,7 +219,7 @@ module tdea_pipe #(
     // result register: round 47's result {L47 xor f47, R47} (the round does not swap),
     // zero unless the block is valid with err = 0
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [SBW-1:0] l_sb = st_sb[SBW*(NST-1) +: SBW];     // (slot and dec not needed)
+    wire [SBW-1:0] l_sb = st_sb[SBW*(NST-1) +: SBW];     // (dec not needed)
     /* verilator lint_on UNUSEDSIGNAL */
     wire [63:0]    l_lr = st_lr[64*(NST-1) +: 64];
     wire [63:0]    l_res = {l_lr[63:32] ^ st_f[32*(NST-1) +: 32], l_lr[31:0]};
@@ -259,22 +259,63 @@ module tdea_pipe #(
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
         .taken(out_taken), .wiping(obuf_wiping));
 
-    // slots used by blocks that still have a round ahead of them, as a register: the
-    // slots in the input and stage registers now plus the block being accepted, i.e.
-    // every slot in use after the edge, and for one clock also the slot of a block that
-    // has just left the last of them (so key_ready may rise one clock late). This keeps the OR over the
-    // 48 stages off the path key_ready -> key loader (ECP5 critical path at 88.8 MHz).
-    reg [NSLOT-1:0] busy_now;
-    integer s;
-    always @(*) begin
-        busy_now = i_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << i_sb[SLOT_W+1:2]) : {NSLOT{1'b0}};
-        for (s = 0; s < NST; s = s + 1) busy_now = busy_now | st_busy[NSLOT*s +: NSLOT];
-    end
-    reg [NSLOT-1:0] inflight;
-    always @(posedge clk) begin
-        if (rst) inflight <= {NSLOT{1'b0}};
-        else     inflight <= busy_now | (in_acc ? ({{(NSLOT-1){1'b0}}, 1'b1} << in_slot) : {NSLOT{1'b0}});
-    end
+    // Slots in use: inflight[s] is set while a block of slot s may be in a register with a
+    // round ahead of it (set A: the input register, every stage's middle register, every
+    // stage's output register but round 47's), i.e. while a subkey of slot s may still be
+    // read for it. It is a register computed from registers only, without the OR over the
+    // 48 stages (that OR was the ECP5 critical path at 131.8 MHz):
+    //   inc_q[s] <= block of slot s in the input register  (it entered A one clock before)
+    //   dec_q[s] <= block of slot s in round 47's output register (it left A one clock before)
+    //   cnt[s]   <= cnt[s] + inc_q[s] - dec_q[s]
+    //   inflight[s] <= cnt[s] != 0 | inc_q[s] | (input register: slot s) | (accepting slot s)
+    // Ordering proof. Let N_t(s) be the number of blocks of slot s in A in cycle t, A_t those
+    // that entered A at edge t (in the input register in cycle t: accepted in cycle t - 1),
+    // D_t those that left A at edge t (in round 47's output register in cycle t: a block
+    // leaves A only there, and every block gets there 48 * RND_REGS clocks after entering
+    // A: the pipeline runs free, zeroize sets err but drops no block, rst clears every
+    // register, cnt included), so N_t = N_(t-1) + A_t - D_t. inc_q and dec_q in cycle t hold A_(t-1) and D_(t-1), so
+    // cnt in cycle t is N_(t-2) (all zero after rst, as N). D_t >= 0 gives
+    //   N_t <= N_(t-3) + A_(t-2) + A_(t-1) + A_t,
+    // and inflight in cycle t is (cnt != 0 in cycle t - 1: N_(t-3) > 0) | inc_q in cycle
+    // t - 1 (A_(t-2)) | the input register in cycle t - 1 (A_(t-1)) | the accept in cycle
+    // t - 1 (A_t). So inflight[s] = 0 in cycle t implies N_t(s) = 0: a key handshake for
+    // slot s (which needs !inflight[key_slot]) finds no block of s in A; no block of s is
+    // accepted in the handshake cycle (key_valid for the slot holds it off) nor while the
+    // load runs (ld_busy from the next edge until the last subkey has landed); and the
+    // first subkey write lands edges later. The subkey of a block that has already left A
+    // (round 47's, read one clock ahead) was read before it left, i.e. before cycle t. So a
+    // key load never overtakes a block in flight. cnt never goes below zero (a block's D
+    // follows its A) nor above 48 * RND_REGS (the registers of A) < 2**CNTW.
+    // Cost: key_ready for slot s rises 3 clocks after the last block of s has left A (in
+    // the cycle after edge L + 2, L the edge at which it entered round 47's output
+    // register); the OR over the stages gave 1 clock.
+    localparam CNTW = 7;
+    wire [NSLOT-1:0]  inflight;
+    wire [SLOT_W-1:0] i_slot = i_sb[SLOT_W+1:2];
+    wire [SLOT_W-1:0] d_slot = l_sb[SLOT_W+1:2];
+    genvar s;
+    generate
+        for (s = 0; s < NSLOT; s = s + 1) begin : g_infl
+            localparam [SLOT_W-1:0] SV = s;
+            reg            inc_q, dec_q, infl_q;
+            reg [CNTW-1:0] cnt;
+            always @(posedge clk) begin
+                if (rst) begin
+                    inc_q  <= 1'b0;
+                    dec_q  <= 1'b0;
+                    cnt    <= {CNTW{1'b0}};
+                    infl_q <= 1'b0;
+                end else begin
+                    inc_q  <= i_v && i_slot == SV;
+                    dec_q  <= st_v[NST-1] && d_slot == SV;
+                    cnt    <= cnt + {{(CNTW-1){dec_q && !inc_q}}, inc_q ^ dec_q};
+                    infl_q <= (cnt != {CNTW{1'b0}}) || inc_q || (i_v && i_slot == SV)
+                              || (in_acc && in_slot == SV);
+                end
+            end
+            assign inflight[s] = infl_q;
+        end
+    endgenerate
 
     wire kl_ok   = (key_bytes == 6'd24) || (key_bytes == 6'd16);
     assign key_ready = !ld_busy && !scrub_busy && !zeroize && !inflight[key_slot];

@@ -45,9 +45,6 @@
 //   nx_addr    : subkey address of the block that enters this stage's output register at
 //                the next edge (the next stage's pre_addr)
 //   out_valid/out_sb/out_lr/out_f : the stage's output register, {L_J, R_J} and f_J
-//   busy_slots : bit s set when a valid block of slot s is in a register of this stage
-//                that still has a round ahead of it (RND_REGS = 2: the middle register;
-//                the output register unless J = 47)
 //   we/waddr/wdata : write port of the stage's subkey memory
 // Data and sideband registers load only when a valid block enters them; valid bits load
 // every clock. Latency through the stage: RND_REGS clocks.
@@ -73,7 +70,6 @@ module tdea_pipe_stage #(
     output wire [TAG_W+SLOT_W+1:0]  out_sb,
     output wire [63:0]              out_lr,
     output wire [31:0]              out_f,
-    output wire [(1 << SLOT_W)-1:0] busy_slots,
     input  wire                     we,
     input  wire [SLOT_W:0]          waddr,
     input  wire [47:0]              wdata
@@ -88,8 +84,6 @@ module tdea_pipe_stage #(
     endgenerate
 
     localparam SBW   = TAG_W + SLOT_W + 2;
-    localparam NSLOT = 1 << SLOT_W;
-    localparam LAST  = (J == 47) ? 1 : 0;
     // the previous round swaps the halves (not after rounds 15 and 31; round 0 takes
     // {L0, R0} with f = 0 as an unswapped pair)
     localparam [0:0] PSWAP = (J != 0 && ((J - 1) % 16) != 15) ? 1'b1 : 1'b0;
@@ -116,7 +110,6 @@ module tdea_pipe_stage #(
     wire [SBW-1:0]   m_sb;
     wire [63:0]      m_lr;
     wire [47:0]      m_x;
-    wire [NSLOT-1:0] m_busy;
     generate
         if (RND_REGS == 2) begin : g_mid
             wire [111:0] d;
@@ -125,13 +118,11 @@ module tdea_pipe_stage #(
                 .in_d({lr, x_in}), .out_valid(m_v), .out_sb(m_sb), .out_d(d));
             assign m_lr = d[111:48];
             assign m_x  = d[47:0];
-            assign m_busy = m_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << m_sb[SLOT_W+1:2]) : {NSLOT{1'b0}};
         end else begin : g_nomid
             assign m_v  = in_valid;
             assign m_sb = in_sb;
             assign m_lr = lr;
             assign m_x  = x_in;
-            assign m_busy = {NSLOT{1'b0}};
         end
     endgenerate
 
@@ -152,14 +143,5 @@ module tdea_pipe_stage #(
     assign out_sb    = o_sb;
     assign out_lr    = o_d[95:32];
     assign out_f     = o_d[31:0];
-    generate
-        if (LAST != 0) begin : g_last
-            // round 47's output register: no round ahead (only L xor f, in tdea_pipe)
-            assign busy_slots = m_busy;
-        end else begin : g_busy
-            assign busy_slots = m_busy | (o_v ? ({{(NSLOT-1){1'b0}}, 1'b1} << o_sb[SLOT_W+1:2])
-                                              : {NSLOT{1'b0}});
-        end
-    endgenerate
 endmodule
 `default_nettype wire
