@@ -42,6 +42,10 @@ ROWS = [
     ("ccm-pipe", "default", ("ccm-pipe", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-multi-pipe", "lanes16", ("ccm-multi-pipe", "ccm-encrypt", 128, 1500, 128),
      "128 back-to-back 1500-byte CCM packets"),
+    # the 802.11 CCMP front end on the iter128 mode engine (MSDU bits per clock)
+    ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 1), "one 1500-byte MSDU, CCMP"),
+    ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 8),
+     "8 back-to-back 1500-byte MSDUs, CCMP"),
 ]
 
 # Published open cores, measured by the same flow (figures as quoted in issue 13; the
