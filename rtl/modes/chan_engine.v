@@ -8,8 +8,10 @@
 // op, key slot, blocks to come, chaining value or counter. Commands (the 512-bit command
 // beat of the mode engines, data/mode_engine.yaml) and data beats name their channel in
 // tdest; data beats of different channels may interleave beat by beat. The issue is
-// two-stage: a taken command or beat goes into a head register with copies of its
-// channel's flags and context, kept current by forwarding; the clock after, the issue
+// two-stage: a taken command (a beat: after one clock in the data input register, where
+// its channel's last result is read from the block RAM) goes into a head register with
+// copies of its channel's flags, context and last result, kept current by forwarding;
+// the clock after, the issue
 // decision, made from registers only, sends it (or its status token) through a
 // two-entry buffer into the core and writes the context back through a write
 // register. What the result needs afterwards (channel, flags, the value it is XORed
@@ -62,17 +64,22 @@
 //   m_axis_sts_tvalid/tready/tdata[135:0]/tdest : one status beat per packet, after its
 //                         last result: [135:128] error code, [127:0] value (CBC encryption
 //                         and CBC-MAC: the last ciphertext block = the MAC; else 0)
-// Timing: a beat taken at edge E is decided in the clock after E (a command waiting in
-//   the command head goes first), enters the core's input buffer at E + 1 and the core
-//   at E + 2 when the core is ready; its result is on m_axis one output register after
-//   the core presents it (core latency: aes_pipe NR_MAX * ROUND_REGS + 1, tdea_pipe
-//   48 * ROUND_REGS + 3, docs/pipe.md, docs/tdea.md). Data handshake to result
-//   handshake: 18 clocks on aes_pipe NR_MAX 14, ROUND_REGS 1, 54 on tdea_pipe
-//   RND_REGS 1 (19 / 55 for a packet's first beat taken in the clock of its command). A CBC-encryption channel's next block
-//   enters the core 2 clocks after its result leaves the core: a loop of 17 (53) clocks,
-//   so 17 (53) channels fill the pipeline (docs/channels.md, "Timing").
-//   s_axis_tready / s_axis_cmd_tready: the head register is empty or its beat / command
-//   leaves this clock, and no scrub, zeroize or rst; never a function of their tvalid.
+// Timing: a beat taken at edge E goes into the data input register, moves into the data
+//   head at E + 1 (when the head is empty or its beat goes), is decided in the clock
+//   after E + 1 (a command waiting in the command head goes first), enters the core's
+//   input buffer at E + 2 and the core at E + 3 when the core is ready; its result is on
+//   m_axis one output register after the core presents it (core latency: aes_pipe
+//   NR_MAX * ROUND_REGS + 1, tdea_pipe 48 * ROUND_REGS + 3, docs/pipe.md, docs/tdea.md).
+//   Data handshake to result handshake: 19 clocks on aes_pipe NR_MAX 14, ROUND_REGS 1,
+//   55 on tdea_pipe RND_REGS 1, also for a packet's first beat taken in the clock of its
+//   command (the command is decided while the beat moves into the head). A
+//   CBC-encryption channel's next block, waiting in the data head, enters the core 2
+//   clocks after its result leaves the core: a loop of 17 (53) clocks, so 17 (53)
+//   channels fill the pipeline (docs/channels.md, "Timing").
+//   s_axis_cmd_tready: the command head is empty or its command leaves this clock;
+//   s_axis_tready: the data input register is empty or its beat moves into the data
+//   head this clock (the head is empty or its beat leaves); both need no scrub, zeroize
+//   or rst and are never a function of their tvalid.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -152,12 +159,16 @@ module chan_engine #(
     `include "aes_mode_func.vh"   // reverse_bytes
 
     // ------------------------------------------------------------------ scrub after rst / zeroize
+    // scrub is a register (scr != 0): it goes into every gate of the issue decision.
     reg  [SCR_W-1:0] scr;                      // words left to scrub
-    wire             scrub = (scr != {SCR_W{1'b0}});
+    reg              scrub;                    // scr != 0
     wire [SCR_W-2:0] scr_a = scr[SCR_W-2:0] - 1'b1;
     always @(posedge clk) begin
-        if (rst || zeroize) scr <= SCR_N;
-        else if (scrub)     scr <= scr - 1'b1;
+        if (rst || zeroize) begin
+            scr <= SCR_N; scrub <= 1'b1;
+        end else if (scrub) begin
+            scr <= scr - 1'b1; scrub <= (scr != {{(SCR_W-1){1'b0}}, 1'b1});
+        end
     end
 
     // ------------------------------------------------------------------ key slots
@@ -206,6 +217,8 @@ module chan_engine #(
     localparam P_REM   = P_TAIL + BLG;
     localparam P_SLOT  = P_REM + BL_W;
     localparam CTX_W   = P_SLOT + SLOT_W + 4;
+    // LUT RAM, as when it was read with the tdest address (see docs/channels.md, Synthesis)
+    (* ram_style = "distributed" *)
     reg  [CTX_W-1:0] ctx_ram [0:NCH-1];
     reg  [BLK_W-1:0] cout_ram [0:NCH-1];       // CBC encryption: the last result per channel
     reg              ctx_we;                   // this clock's decision writes a context word
@@ -316,6 +329,15 @@ module chan_engine #(
     reg              hd_lx, hd_cb;             // lastx, cbce of ctx_ram[hd_ch]
     reg  [CTX_W-1:0] hd_cx;                    // ctx_ram[hd_ch] (but see use_cw)
     reg              use_cw;                   // cw_d is hd_ch's newer word
+    reg  [BLK_W-1:0] hd_co;                    // cout_ram[hd_ch], exact in every clock
+    // The data input register (pr_*) ahead of the data head: a beat taken on s_axis
+    // waits there one clock (or while the head is full), so the channel's last result
+    // can be read from the block RAM with a registered address (pr_ch) and reach the
+    // head as a register (hd_co) when the beat moves into the head.
+    reg              pr_v;
+    reg  [CH_W-1:0]  pr_ch;
+    reg              pr_last;
+    reg  [BLK_W-1:0] pr_data;
 
     // ------------------------------------------------------------------ command decision
     // hc_us is usable[hc_slot] of the clock before. usable changes only at a key load
@@ -346,7 +368,7 @@ module chan_engine #(
     wire [BL_W-1:0]  c_rem   = cx[P_REM +: BL_W];
     wire [SLOT_W-1:0] c_slot = cx[P_SLOT +: SLOT_W];
     wire [3:0]       c_op    = cx[CTX_W-1 -: 4];
-    wire [BLK_W-1:0] c_cout = cout_ram[hd_ch];   // written at the result, before the busy flag clears
+    wire [BLK_W-1:0] c_cout = hd_co;           // the channel's last result (a register)
     wire c_cbcd = TDEA ? (c_op == OP_TDEA_CBC_DEC) : (c_op == OP_CBC_DEC);
     wire c_mac  = !TDEA && (c_op == OP_CBC_MAC);
     wire c_ctr  = !TDEA && (c_op == OP_CTR);
@@ -373,8 +395,10 @@ module chan_engine #(
     wire d_need = d_blk ? (issue_free && !(hd_cb && hd_b))
                         : (!hd_last || issue_free);           // a status token at tlast
     wire d_go   = d_can && d_need;
-    assign s_axis_tready = (!hd_v || d_go) && !scrub && !zeroize && !rst;
-    wire hd_ld = s_axis_tready;
+    // the head loads the input register's content (a beat or nothing) when it is empty
+    // or its beat goes; the input register takes a beat when it is empty or moves on
+    wire hd_ld = (!hd_v || d_go) && !scrub && !zeroize && !rst;
+    assign s_axis_tready = (!pr_v || hd_ld) && !scrub && !zeroize && !rst;
     // the head channel's flags after this clock's beat (the p_* update)
     wire n_o  = !hd_last;
     wire n_dr = (d_drop || c_mism) && !hd_last;
@@ -401,37 +425,34 @@ module chan_engine #(
                : hd_cb ? (hd_data ^ (c_first ? c_chain : c_cout))
                : c_ctr ? c_chain : hd_data;
     end
+    // The values written (FIFO entry, context word) follow sel_cmd and the head's flags
+    // only; issue and ctx_we add the go decisions (room in the buffer and the FIFO). The
+    // values matter only when issue / ctx_we is set, so the wide write registers do not
+    // wait for the room checks.
     always @(*) begin
         issue = 1'b0;
         f_ch = hd_ch; f_data = 1'b0; f_last = 1'b1; f_fb = 1'b0; f_tok = 1'b1; f_rel = 1'b0;
         f_code = ERR_OK; f_keep = {(BLG+1){1'b0}}; f_slot = c_slot; f_xor = {BLK_W{1'b0}};
         ctx_we = 1'b0; ctx_wa = hd_ch; ctx_wd = cx;
-        if (cmd_go) begin
+        if (sel_cmd) begin
             ctx_wa = hc_ch; ctx_wd = cmd_wd;
-            if (d_tok) begin                       // status now: through the core, in order
-                issue = 1'b1;
-                f_ch = hc_ch; f_code = d_err;
-            end else begin                         // opens (refused: drops its data to tlast)
-                ctx_we = 1'b1;
-            end
-        end else if (d_go) begin
-            if (d_drop || c_mism) begin
-                if (hd_last) begin                 // the packet's status
-                    issue = 1'b1;
-                    f_code = d_drop ? (hd_z ? ERR_ZEROIZED : c_ecode) : ERR_FRAMING;
-                    f_rel  = d_drop ? (!hd_z && c_ecode == ERR_FRAMING) : 1'b1;
-                end else if (!d_drop) begin        // tlast missing: drop to tlast
-                    ctx_we = 1'b1; ctx_wd = {cx[CTX_W-1:P_ECODE+8], ERR_FRAMING, c_chain};
-                end
-            end else begin
-                issue = 1'b1;
-                f_tok = 1'b0; f_data = !c_mac; f_last = hd_lx; f_fb = hd_cb; f_rel = hd_lx;
-                f_keep = (hd_lx && c_tail != {BLG{1'b0}}) ? {1'b0, c_tail} : {1'b1, {BLG{1'b0}}};
-                f_xor = c_cbcd ? c_chain : c_ctr ? hd_data : {BLK_W{1'b0}};
-                ctx_we = 1'b1;
-                ctx_wd = {c_op, c_slot, c_rem - 1'b1, c_tail, c_last2, hd_cb, 1'b0, ERR_OK,
-                          c_cbcd ? hd_data : c_ctr ? c_ctr_next[BLK_W-1:0] : c_chain};
-            end
+            f_ch = hc_ch; f_code = d_err;
+            if (d_tok) issue  = cmd_go;            // status now: through the core, in order
+            else       ctx_we = cmd_go;            // opens (refused: drops its data to tlast)
+        end else if (d_drop || c_mism) begin
+            f_code = d_drop ? (hd_z ? ERR_ZEROIZED : c_ecode) : ERR_FRAMING;
+            f_rel  = d_drop ? (!hd_z && c_ecode == ERR_FRAMING) : 1'b1;
+            ctx_wd = {cx[CTX_W-1:P_ECODE+8], ERR_FRAMING, c_chain};
+            if (hd_last)      issue  = d_go;       // the packet's status
+            else if (!d_drop) ctx_we = d_go;       // tlast missing: drop to tlast
+        end else begin
+            issue = d_go;
+            f_tok = 1'b0; f_data = !c_mac; f_last = hd_lx; f_fb = hd_cb; f_rel = hd_lx;
+            f_keep = (hd_lx && c_tail != {BLG{1'b0}}) ? {1'b0, c_tail} : {1'b1, {BLG{1'b0}}};
+            f_xor = c_cbcd ? c_chain : c_ctr ? hd_data : {BLK_W{1'b0}};
+            ctx_we = d_go;
+            ctx_wd = {c_op, c_slot, c_rem - 1'b1, c_tail, c_last2, hd_cb, 1'b0, ERR_OK,
+                      c_cbcd ? hd_data : c_ctr ? c_ctr_next[BLK_W-1:0] : c_chain};
         end
         f_meta = {f_ch, f_data, f_last, f_fb, f_tok, f_code, f_keep, f_rel, f_slot};
     end
@@ -472,9 +493,10 @@ module chan_engine #(
     end
 
     // ------------------------------------------------------------------ head register loads
-    // What a head loading channel t this clock copies: this clock's decision, then the
-    // pending updates (p_*, cw_*), then the flag vectors and RAMs.
-    wire [CH_W-1:0]  t    = s_axis_tdest;
+    // What a head loading channel t (the input register's beat) this clock copies: this
+    // clock's decision, then the pending updates (p_*, cw_*), then the flag vectors and
+    // RAMs.
+    wire [CH_W-1:0]  t    = pr_ch;
     wire             t_c  = cmd_open && (hc_ch == t);     // the command opens t
     wire             t_d  = d_go && (hd_ch == t);         // the head beat of t goes
     wire             t_p  = p_v && (p_ch == t);
@@ -505,7 +527,7 @@ module chan_engine #(
             end
             // data head
             if (hd_ld) begin
-                hd_v <= s_axis_tvalid;
+                hd_v <= pr_v;
                 hd_o <= ld_o; hd_dr <= ld_dr; hd_z <= ld_z; hd_b <= ld_b;
                 hd_lx <= ld_lx; hd_cb <= ld_cb;
                 hd_cx <= ld_cx;
@@ -542,8 +564,30 @@ module chan_engine #(
             hc_iv <= i_ivf[BLK_W-1:0];
         end
         if (hd_ld) begin
-            hd_ch <= t; hd_last <= s_axis_tlast; hd_data <= s_axis_tdata;
+            hd_ch <= t; hd_last <= pr_last; hd_data <= pr_data;
         end
+    end
+    // the data input register
+    always @(posedge clk) begin
+        if (rst) pr_v <= 1'b0;
+        else if (s_axis_tready) pr_v <= s_axis_tvalid;
+        if (s_axis_tready) begin
+            pr_ch <= s_axis_tdest; pr_last <= s_axis_tlast; pr_data <= s_axis_tdata;
+        end
+    end
+    // The last result of the head's channel (CBC encryption). cout_ram is read with the
+    // input register's channel as its address (pr_cout: a block-RAM read whose address
+    // register is pr_ch, current with every write up to this clock); the head copies it
+    // when it loads. A result written in that clock (cout_ram[h_ch] at the next edge) is
+    // forwarded, and so is every result of the head's channel while the head waits: its
+    // busy copy (hd_b) clears in the clock the result is written, so hd_co is the word
+    // the RAM holds whenever the decision can use it. rst / zeroize clear it (the RAM is
+    // scrubbed then, and no beat moves into the head during the scrub).
+    wire [BLK_W-1:0] pr_cout = cout_ram[pr_ch];
+    always @(posedge clk) begin
+        if (rst || zeroize) hd_co <= {BLK_W{1'b0}};
+        else if (hd_ld) hd_co <= (cout_we && h_ch == t) ? cout_wd : pr_cout;
+        else if (cout_we && h_ch == hd_ch) hd_co <= cout_wd;
     end
     // ------------------------------------------------------------------ results
     // The FIFO's head entry is a register (h_meta, h_xor): at a result it loads the next
@@ -644,11 +688,11 @@ module chan_engine #(
             else if (take && h_ab) zleft <= zleft - 1'b1;
             // flags: this clock's decision into p_*, p_* into the vectors
             p_v  <= cmd_open || d_go;
-            p_ch <= cmd_open ? hc_ch : hd_ch;
-            p_o  <= cmd_open ? 1'b1 : n_o;
-            p_dr <= cmd_open ? !d_ok : n_dr;
-            p_z  <= cmd_open ? 1'b0 : n_z;
-            p_b  <= !cmd_open && n_b;
+            p_ch <= sel_cmd ? hc_ch : hd_ch;      // (used only with p_v)
+            p_o  <= sel_cmd ? 1'b1 : n_o;
+            p_dr <= sel_cmd ? !d_ok : n_dr;
+            p_z  <= sel_cmd ? 1'b0 : n_z;
+            p_b  <= !sel_cmd && n_b;
             open <= o_e;
             drop <= zeroize ? (d_e | o_e) : d_e;
             zab  <= zeroize ? (z_e | o_e) : z_e;
