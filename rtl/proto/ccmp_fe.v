@@ -229,8 +229,25 @@ module ccmp_fe #(
     wire [11:0] nb_w = (e_end_w + 12'd15) >> 4;
     wire        slot_hi = (SLOT_W < 8) && ((slot >> SLOT_W) != 8'd0);
     wire [SLOT_W-1:0] slot_s = slot[SLOT_W-1:0];
-    wire [RCW-1:0] rc_i = {5'd0, slot_s} * 17 + {{SLOT_W{1'b0}}, ridx};
-    wire        replay = rcv[rc_i] && (pn_rx <= rc[rc_i]);
+    // replay counter index slot * 17 + ridx (a shift and two adds, not a multiplier)
+    wire [RCW-1:0] rc_i = {1'b0, slot_s, 4'b0000} + {5'd0, slot_s} + {{SLOT_W{1'b0}}, ridx};
+    // The counter and its valid bit are read a clock early into rc_q / rcv_q (below:
+    // rc_q / rcv_q hold, at the start of each clock, rc[] / rcv[] as they are then at
+    // the index rc_i had in the previous clock; a write in that clock is forwarded). The
+    // hand-off uses them as rc[rc_i] / rcv[rc_i]: the same values whenever REPLAY can be
+    // the outcome. Proof: REPLAY needs a decryption that passed the length checks, so
+    // flen >= hlen + 16 >= 40 bytes, i.e. at least 3 input beats. rc_i depends only on
+    // slot (loaded by cmd_take), fc (beat 0) and the QoS TID (beat 1). In a clock T with
+    // rs == R_HOLD, the clock T-1 either was R_HOLD without a hand-off (no cmd_take, no
+    // input beat: nothing changes) or took the frame's last beat, which for >= 3 beats is
+    // beat 2 or later (hdr[383:256] or nothing): rc_i is the same in T-1 and T. The
+    // counter writes (rc_upd; key load / zeroize clears) in T-1 are forwarded into
+    // rc_q / rcv_q with the always blocks' priority (a clear wins over an update), and
+    // writes in T are not seen by the direct read either. For shorter frames the check
+    // ends before REPLAY (SHORT or an earlier error), so a stale rc_q does not matter.
+    reg  [47:0] rc_q;
+    reg         rcv_q;
+    wire        replay = rcv_q && (pn_rx <= rc_q);
     reg  [7:0]  chk_err;
     always @(*) begin
         chk_err = CCMP_ERR_OK;
@@ -775,6 +792,15 @@ module ccmp_fe #(
         if (rc_upd)
             rc[rc_r] <= pn_sts;
     end
+    // the early read for the hand-off's replay check (see rc_q above)
+    wire [RCW-1:0] kl_base = {1'b0, key_load_slot, 4'b0000} + {5'd0, key_load_slot};
+    always @(posedge clk) begin
+        rc_q <= (rc_upd && rc_r == rc_i) ? pn_sts : rc[rc_i];
+        if (rst || zeroize || (key_load && key_load_slot == slot_s))
+            rcv_q <= 1'b0;
+        else
+            rcv_q <= (rc_upd && rc_r == rc_i) ? 1'b1 : rcv[rc_i];
+    end
     always @(posedge clk) begin
         if (rst || zeroize) begin
             rcv <= {NRC{1'b0}};
@@ -783,7 +809,7 @@ module ccmp_fe #(
                 rcv[rc_r] <= 1'b1;
             if (key_load)
                 for (t = 0; t < 17; t = t + 1)
-                    rcv[{5'd0, key_load_slot} * 17 + t[RCW-1:0]] <= 1'b0;
+                    rcv[kl_base + t[RCW-1:0]] <= 1'b0;
         end
     end
 
