@@ -186,24 +186,9 @@ module ccmp_fe #(
     wire       bad_type = (fc0[1:0] != 2'b00) || !(is_data || is_mgmt);
     wire       has_a4 = is_data && fc1[0] && fc1[1];
     wire       has_qc = is_data && fc0[7];
+    wire       has_htc = fc1[7] && (has_qc || is_mgmt);
     wire       prot = fc1[6];
-    // MAC header length from frame-control bits fc = {fc1[7], fc1[1:0], fc0[7], fc0[3:2]}
-    // (as the wires above compute it from hdr)
-    function [5:0] hlen_of(input [5:0] fc);
-        reg f_data, f_mgmt, f_a4, f_qc, f_htc;
-        begin
-            f_data = (fc[1:0] == 2'b10);
-            f_mgmt = (fc[1:0] == 2'b00);
-            f_a4 = f_data && fc[3] && fc[4];
-            f_qc = f_data && fc[2];
-            f_htc = fc[5] && (f_qc || f_mgmt);
-            hlen_of = 6'd24 + (f_a4 ? 6'd6 : 6'd0) + (f_qc ? 6'd2 : 6'd0) + (f_htc ? 6'd4 : 6'd0);
-        end
-    endfunction
-    // hlen = hlen_of(hdr frame-control bits) at all times, from a register: loaded with hdr's frame
-    // control (cleared by cmd_take, beat 0 by the receive side), off the hand-off path
-    reg  [5:0] hlen_q;
-    wire [5:0] hlen = hlen_q;
+    wire [5:0] hlen = 6'd24 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0) + (has_htc ? 6'd4 : 6'd0);
     wire [5:0] alen = 6'd22 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0);
     wire [3:0] tid = has_a4 ? hdr[243:240] : hdr[195:192];   // QC byte 0 at 30 or 24
     wire [4:0] ridx = is_mgmt ? 5'd16 : (has_qc ? {1'b0, tid} : 5'd0);
@@ -441,12 +426,10 @@ module ccmp_fe #(
             ferr <= 1'b0;
             lastk <= 5'd0;
             hdr <= 384'd0;
-            hlen_q <= hlen_of(6'd0);
             beat_prev <= 128'd0;
             beat_last <= 128'd0;
         end else begin
             if (cmd_take) begin
-                hlen_q <= hlen_of(6'd0);
                 dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
                 op_err <= (cmd_rsvd != 64'd0);
                 slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
@@ -462,10 +445,7 @@ module ccmp_fe #(
                 R_IDLE: if (cmd_take)
                     rs <= R_RECV;
                 R_RECV: if (in_take) begin
-                    if (nbeat == 8'd0) begin
-                        hdr[127:0] <= s_axis_tdata;
-                        hlen_q <= hlen_of({s_axis_tdata[15], s_axis_tdata[9:8], s_axis_tdata[7], s_axis_tdata[3:2]});
-                    end
+                    if (nbeat == 8'd0) hdr[127:0] <= s_axis_tdata;
                     if (nbeat == 8'd1) hdr[255:128] <= s_axis_tdata;
                     if (nbeat == 8'd2) hdr[383:256] <= s_axis_tdata;
                     beat_prev <= beat_last;
