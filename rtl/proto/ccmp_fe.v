@@ -159,7 +159,7 @@ module ccmp_fe #(
     // the next sideband beat is taken in the clock that hands the held MPDU off (its
     // registers are read by the checks in that clock and loaded at its end)
     wire hand_off;
-    assign s_axis_cmd_tready = (rs == R_IDLE) || ((rs == R_HOLD) && hand_off);
+    assign s_axis_cmd_tready = (rs == R_IDLE) || hand_off;   // hand_off implies R_HOLD
     wire cmd_take = s_axis_cmd_tvalid && s_axis_cmd_tready;
     assign s_axis_tready = (rs == R_RECV);
     wire in_take = s_axis_tvalid && s_axis_tready;
@@ -220,7 +220,6 @@ module ccmp_fe #(
                           hdr[127:80], nflag};
 
     // lengths and checks
-    wire        over = (nbeat > BUF_BEATS);
     wire [11:0] flen = {nbeat, 4'b0000} - 12'd16 + {7'd0, lastk};
     wire [11:0] hl12 = {6'd0, hlen};
     wire [11:0] e_start_w = dec ? hl12 + 12'd8 : hl12;
@@ -231,34 +230,61 @@ module ccmp_fe #(
     wire [SLOT_W-1:0] slot_s = slot[SLOT_W-1:0];
     // replay counter index slot * 17 + ridx (a shift and two adds, not a multiplier)
     wire [RCW-1:0] rc_i = {1'b0, slot_s, 4'b0000} + {5'd0, slot_s} + {{SLOT_W{1'b0}}, ridx};
+    // The checks are computed a clock ahead into registers (chk_q, rwait_q, valid when
+    // chk_vld is set); the hand-off uses only them. chk_vld is set for the clock after
+    // (a) a clock in R_HOLD without hand-off, or (b) the clock that takes the frame's last
+    // beat when that beat is beat 3 or later, unless a key load into the held slot or a
+    // zeroize came in that clock. In both cases every input of the check is final in the
+    // computing clock: the sideband registers (loaded by cmd_take, long before), the first
+    // three beats (hdr: beats 0..2, taken before a last beat 3 or later) and, for (b), the
+    // frame's length and framing flags from the beat being taken (nbeat_c, lastk_c,
+    // ferr_c). A frame of at most 3 beats (48 bytes) is checked in its first R_HOLD clock
+    // and handed off a clock later. What can change between the computing clock T and
+    // the hand-off clock T+1: a record leaving the queue or the collect side (rwait_q may
+    // then be 1 one clock too long: a clock later, never wrong); a counter cleared in T
+    // (chk_vld is then 0 in T+1 and the check is redone); a counter updated in T by a
+    // verified decryption R: if R could decide this MPDU's REPLAY (same counter, a PN not
+    // lower than this one's) then R is in the collect side in T and rwait_q is 1 in T+1;
+    // otherwise R's PN is lower than this one's and higher than the counter it replaces
+    // (R passed its own replay check, and an earlier record of the same counter finishes
+    // before R), so the REPLAY outcome is the same before and after the update.
     // The counter and its valid bit are read a clock early into rc_q / rcv_q (below:
     // rc_q / rcv_q hold, at the start of each clock, rc[] / rcv[] as they are then at
     // the index rc_i had in the previous clock; a write in that clock is forwarded). The
-    // hand-off uses them as rc[rc_i] / rcv[rc_i]: the same values whenever REPLAY can be
-    // the outcome. Proof: REPLAY needs a decryption that passed the length checks, so
+    // check uses them as rc[rc_i] / rcv[rc_i]: the same values whenever REPLAY can be the
+    // outcome. Proof: REPLAY needs a decryption that passed the length checks, so
     // flen >= hlen + 16 >= 40 bytes, i.e. at least 3 input beats. rc_i depends only on
-    // slot (loaded by cmd_take), fc (beat 0) and the QoS TID (beat 1). In a clock T with
-    // rs == R_HOLD, the clock T-1 either was R_HOLD without a hand-off (no cmd_take, no
-    // input beat: nothing changes) or took the frame's last beat, which for >= 3 beats is
-    // beat 2 or later (hdr[383:256] or nothing): rc_i is the same in T-1 and T. The
-    // counter writes (rc_upd; key load / zeroize clears) in T-1 are forwarded into
-    // rc_q / rcv_q with the always blocks' priority (a clear wins over an update), and
-    // writes in T are not seen by the direct read either. For shorter frames the check
-    // ends before REPLAY (SHORT or an earlier error), so a stale rc_q does not matter.
+    // slot (loaded by cmd_take), fc (beat 0) and the QoS TID (beat 1). In a clock T in
+    // which the check is computed (R_HOLD, or taking a last beat 3 or later), the clock
+    // T-1 either was R_HOLD without a hand-off (no cmd_take, no input beat: nothing
+    // changes) or took a beat 2 or later (hdr[383:256] or nothing): rc_i is the same in
+    // T-1 and T. The counter writes (rc_upd; key load / zeroize clears) in T-1 are
+    // forwarded into rc_q / rcv_q with the always blocks' priority (a clear wins over an
+    // update). For shorter frames the check ends before REPLAY (SHORT or an earlier
+    // error), so a stale rc_q does not matter.
     reg  [47:0] rc_q;
     reg         rcv_q;
     wire        replay = rcv_q && (pn_rx <= rc_q);
+    // the check's length and framing inputs: in the clock that takes the frame's last
+    // beat, the values that beat gives; otherwise the registers
+    wire        last_in = in_take && s_axis_tlast;
+    wire        beat_bad = s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff);
+    wire [7:0]  nbeat_c = (last_in && nbeat != 8'hff) ? nbeat + 8'd1 : nbeat;
+    wire [4:0]  lastk_c = last_in ? keep_cnt : lastk;
+    wire        ferr_c = ferr || (last_in && beat_bad);
+    wire        over_c = (nbeat_c > BUF_BEATS);
+    wire [11:0] flen_c = {nbeat_c, 4'b0000} - 12'd16 + {7'd0, lastk_c};
     reg  [7:0]  chk_err;
     always @(*) begin
         chk_err = CCMP_ERR_OK;
         if (op_err)                                     chk_err = CCMP_ERR_OP;
-        else if (ferr)                                  chk_err = CCMP_ERR_FRAMING;
-        else if (over)                                  chk_err = CCMP_ERR_LEN;
-        else if (flen < 12'd2)                          chk_err = CCMP_ERR_SHORT;
+        else if (ferr_c)                                chk_err = CCMP_ERR_FRAMING;
+        else if (over_c)                                chk_err = CCMP_ERR_LEN;
+        else if (flen_c < 12'd2)                        chk_err = CCMP_ERR_SHORT;
         else if (bad_type)                              chk_err = CCMP_ERR_TYPE;
-        else if (flen < hl12)                           chk_err = CCMP_ERR_SHORT;
+        else if (flen_c < hl12)                         chk_err = CCMP_ERR_SHORT;
         else if (prot != dec)                           chk_err = CCMP_ERR_PROT;
-        else if (dec && flen < hl12 + 12'd16)           chk_err = CCMP_ERR_SHORT;
+        else if (dec && flen_c < hl12 + 12'd16)         chk_err = CCMP_ERR_SHORT;
         else if (dec && !extiv)                         chk_err = CCMP_ERR_EXTIV;
         else if (slot_hi)                               chk_err = CCMP_ERR_KEY;
         else if (dec && replay)                         chk_err = CCMP_ERR_REPLAY;
@@ -331,10 +357,26 @@ module ccmp_fe #(
     end
     wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
     wire rwait = dec && (w_q || w_c);
-    // the issue side takes the held MPDU when idle or in the clock its last engine beat
-    // leaves (feed_end)
+    // the checks a clock ahead (see rc_q above for why they are valid with chk_vld)
+    wire       clr_slot = zeroize || (key_load && key_load_slot == slot_s);
+    reg  [7:0] chk_q;
+    reg        rwait_q;
+    reg        chk_vld;            // chk_q / rwait_q hold the held MPDU's checks
+    always @(posedge clk) begin
+        if (rst) begin
+            chk_q <= CCMP_ERR_OK;
+            rwait_q <= 1'b0;
+            chk_vld <= 1'b0;
+        end else begin
+            chk_q <= chk_err;
+            rwait_q <= rwait;
+            chk_vld <= !clr_slot && (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3));
+        end
+    end
+    // the issue side takes the held MPDU (chk_vld implies R_HOLD) when idle or in the
+    // clock its last engine beat leaves (feed_end)
     wire feed_end;
-    assign hand_off = ((ist == I_IDLE) || feed_end) && (rs == R_HOLD) && !q_full && !rwait;
+    assign hand_off = ((ist == I_IDLE) || feed_end) && chk_vld && !q_full && !rwait_q;
     wire q_push = hand_off;
     wire q_pop;
 
@@ -469,7 +511,7 @@ module ccmp_fe #(
     end
 
     // ================================================================ issue side registers
-    wire new_kill = zeroize || (key_load && key_load_slot == slot_s);
+    wire new_kill = clr_slot;
     integer qi;
     always @(posedge clk) begin
         if (rst) begin
@@ -506,11 +548,11 @@ module ccmp_fe #(
                 if (zeroize || (key_load && key_load_slot == q_slot[qi]))
                     q_kill[qi] <= 1'b1;
             if (q_push) begin
-                q_eng[qwp] <= (chk_err == CCMP_ERR_OK);
+                q_eng[qwp] <= (chk_q == CCMP_ERR_OK);
                 q_dec[qwp] <= dec;
-                q_err[qwp] <= chk_err;
-                q_pn[qwp] <= (chk_err == CCMP_ERR_OK) ? pn : 48'd0;
-                q_kid[qwp] <= (chk_err == CCMP_ERR_OK) ? kid : 2'd0;
+                q_err[qwp] <= chk_q;
+                q_pn[qwp] <= (chk_q == CCMP_ERR_OK) ? pn : 48'd0;
+                q_kid[qwp] <= (chk_q == CCMP_ERR_OK) ? kid : 2'd0;
                 q_rc[qwp] <= rc_i;
                 q_slot[qwp] <= slot_s;
                 q_kill[qwp] <= new_kill;   // a load in the check's clock: counters just read are cleared
@@ -551,7 +593,7 @@ module ccmp_fe #(
             endcase
             // hand-off (when idle, or in the clock the previous MPDU's last beat leaves:
             // its reader and realigner are empty then)
-            if (hand_off && chk_err == CCMP_ERR_OK) begin
+            if (hand_off && chk_q == CCMP_ERR_OK) begin
                 rb <= wb;
                 ecmd <= ecmd_next;
                 e_start <= e_start_w;
