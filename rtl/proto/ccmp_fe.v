@@ -373,17 +373,17 @@ module ccmp_fe #(
             chk_vld <= !clr_slot && (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3));
         end
     end
-    // the issue side takes the held MPDU (chk_vld implies R_HOLD) when idle or in the
-    // clock its last engine beat leaves (feed_end)
+    // the issue side takes the held MPDU (chk_vld implies R_HOLD) when idle: from the
+    // clock after the previous MPDU's last engine beat (feed_end), so that the engine's
+    // s_axis_tready is not in the hand-off decision
     wire feed_end;
-    assign hand_off = ((ist == I_IDLE) || feed_end) && chk_vld && !q_full && !rwait_q;
+    assign hand_off = (ist == I_IDLE) && chk_vld && !q_full && !rwait_q;
     wire q_push = hand_off;
     wire q_pop;
 
     // buffer reader -> engine
     reg [7:0]   rd_i, nb;
     reg         q_valid;
-    reg [7:0]   q_idx;
     reg [127:0] mem_q;
     wire        rin_ready;
     wire        rin_valid, rin_last;
@@ -400,17 +400,20 @@ module ccmp_fe #(
         if (rd_on && q_adv && rd_i < nb)
             mem_q <= mem[raddr];
     end
-    wire [11:0] q_base = {q_idx, 4'b0000};
-    wire [11:0] q_hi_w = e_end - q_base;
-    wire [4:0]  q_hi = (q_hi_w > 12'd16) ? 5'd16 : q_hi_w[4:0];
-    wire [3:0]  q_lo = (q_idx == e_start[11:4]) ? e_start[3:0] : 4'd0;
-    reg  [15:0] q_keep;
+    // tkeep / tlast of the beat being read (rd_i), registered with it (q_keep, q_last)
+    wire [11:0] r_base = {rd_i, 4'b0000};
+    wire [11:0] r_hi_w = e_end - r_base;
+    wire [4:0]  r_hi = (r_hi_w > 12'd16) ? 5'd16 : r_hi_w[4:0];
+    wire [3:0]  r_lo = (rd_i == e_start[11:4]) ? e_start[3:0] : 4'd0;
+    reg  [15:0] r_keep;
     integer m;
     always @(*) begin
         for (m = 0; m < 16; m = m + 1)
-            q_keep[m] = (m >= q_lo) && (m < q_hi);
+            r_keep[m] = (m >= r_lo) && (m < r_hi);
     end
-    wire q_last = (e_end <= q_base + 12'd16);
+    wire        r_last = (e_end <= r_base + 12'd16);
+    reg  [15:0] q_keep;
+    reg         q_last;
 
     axis_realign #(.BYTES(16)) u_rin (
         .clk(clk), .rst(rst),
@@ -526,7 +529,8 @@ module ccmp_fe #(
             rd_i <= 8'd0;
             nb <= 8'd0;
             q_valid <= 1'b0;
-            q_idx <= 8'd0;
+            q_keep <= 16'd0;
+            q_last <= 1'b0;
             q_vld <= {QDEPTH{1'b0}};
             qwp <= {QAW{1'b0}};
             qrp <= {QAW{1'b0}};
@@ -571,7 +575,8 @@ module ccmp_fe #(
             if (rd_on && q_adv) begin
                 if (rd_i < nb) begin
                     q_valid <= 1'b1;
-                    q_idx <= rd_i;
+                    q_keep <= r_keep;
+                    q_last <= r_last;
                     rd_i <= rd_i + 8'd1;
                 end else begin
                     q_valid <= 1'b0;
@@ -591,8 +596,7 @@ module ccmp_fe #(
                 end
                 default: ist <= I_IDLE;
             endcase
-            // hand-off (when idle, or in the clock the previous MPDU's last beat leaves:
-            // its reader and realigner are empty then)
+            // hand-off (when idle: the previous MPDU's reader and realigner are empty)
             if (hand_off && chk_q == CCMP_ERR_OK) begin
                 rb <= wb;
                 ecmd <= ecmd_next;
