@@ -179,6 +179,7 @@ MODE_CASES = [
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128"}, id="wimax"),
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "MULTI": 1}, id="wimax-multi"),
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5}, id="realign-bytes5"),
+    pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5, "IN_REG": 1}, id="realign-bytes5-inreg"),
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter"}, id="tdea-engine-iter"),
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("pipe"), {"CORE": "pipe"}, id="tdea-engine-pipe"),
     # the 802.11 CCMP front end (docs/ccmp.md)

@@ -70,6 +70,8 @@ BAD = [
      "tdea_iter_SLOT_W_below_1", "tdea_iter: SLOT_W must be >= 1"),
     ("realign-bytes1", rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 1},
      "axis_realign_BYTES_not_2_to_64", "axis_realign: BYTES must be 2 .. 64"),
+    ("realign-inreg2", rtl.REALIGN_TOP, rtl.realign_sources(), {"IN_REG": 2},
+     "axis_realign_IN_REG_not_0_or_1", "axis_realign: IN_REG must be 0 or 1"),
     ("wimax-multi2", rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"MULTI": 2},
      "wimax_top_MULTI_not_0_or_1", "wimax_top: MULTI must be 0 or 1"),
     ("tdea-engine-core-unknown", rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter32"},

@@ -20,22 +20,31 @@
 // whose input is aligned costs one beat of latency; an input tlast beat that leaves more
 // than BYTES bytes takes one extra clock (s_tready low for one cycle) to flush the rest.
 // s_tready = (!m_tvalid || m_tready) && !flushing: a combinational path from m_tready.
-// busy is high while any byte of a frame is inside (carry or output register).
+// With IN_REG = 1 every input beat first goes through a two-entry input register (skid
+// register): s_tready is then a register (high while its second entry is free), the
+// packing logic starts from registered inputs, and every beat takes one clock more; the
+// rate stays one beat per clock.
+// busy is high while any byte of a frame is inside (input register, carry or output
+// register).
 //
 // Parameters
-//   BYTES : bytes per beat, 2 .. 64 (default 16: 128-bit beats); any value in the range
-//           (not only powers of 2)
+//   BYTES  : bytes per beat, 2 .. 64 (default 16: 128-bit beats); any value in the range
+//            (not only powers of 2)
+//   IN_REG : 0 (default) or 1: the two-entry input register above (one clock of latency;
+//            s_tready from a register, nothing combinational from m_tready to s_tready)
 // Ports
 //   clk, rst                           : clock, synchronous active-high reset (drops a
 //                                        frame in progress)
 //   s_tvalid/tready/tdata/tkeep/tlast/tuser : input (tkeep a contiguous run, see above)
 //   m_tvalid/tready/tdata/tkeep/tlast/tuser : packed output
-//   busy                               : bytes of a frame are held (carry or output)
+//   busy                               : bytes of a frame are held (input register,
+//                                        carry or output)
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
 module axis_realign #(
-    parameter BYTES = 16
+    parameter BYTES = 16,
+    parameter IN_REG = 0
 ) (
     input  wire               clk,
     input  wire               rst,
@@ -56,8 +65,85 @@ module axis_realign #(
     generate
         `AESIP_CHECK(BYTES >= 2 && BYTES <= 64, axis_realign_BYTES_not_2_to_64,
                      "axis_realign: BYTES must be 2 .. 64")
+        `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, axis_realign_IN_REG_not_0_or_1,
+                     "axis_realign: IN_REG must be 0 or 1")
     endgenerate
 
+    localparam integer W8 = 8 * BYTES;
+    // the packing logic's input (i_*): the input itself, or the input register's head
+    wire             i_tvalid, i_tready;
+    wire [W8-1:0]    i_tdata;
+    wire [BYTES-1:0] i_tkeep;
+    wire             i_tlast, i_tuser;
+    wire             in_busy;
+    generate
+        if (IN_REG == 0) begin : g_direct
+            assign i_tvalid = s_tvalid;
+            assign s_tready = i_tready;
+            assign i_tdata = s_tdata;
+            assign i_tkeep = s_tkeep;
+            assign i_tlast = s_tlast;
+            assign i_tuser = s_tuser;
+            assign in_busy = 1'b0;
+        end else begin : g_in_reg
+            // two entries: h (head, presented to the packing logic) and k (taken while h
+            // could not move on); s_tready = k free
+            reg             h_v, k_v;
+            reg [W8-1:0]    h_d, k_d;
+            reg [BYTES-1:0] h_k, k_k;
+            reg             h_l, k_l, h_u, k_u;
+            wire s_take = s_tvalid && !k_v;
+            wire h_take = h_v && i_tready;
+            always @(posedge clk) begin
+                if (rst) begin
+                    h_v <= 1'b0;
+                    k_v <= 1'b0;
+                    h_d <= {W8{1'b0}};
+                    k_d <= {W8{1'b0}};
+                    h_k <= {BYTES{1'b0}};
+                    k_k <= {BYTES{1'b0}};
+                    h_l <= 1'b0;
+                    k_l <= 1'b0;
+                    h_u <= 1'b0;
+                    k_u <= 1'b0;
+                end else begin
+                    if (!h_v || h_take) begin
+                        // the head is free at the clock's end: from k, else from the input
+                        if (k_v) begin
+                            h_v <= 1'b1;
+                            h_d <= k_d;
+                            h_k <= k_k;
+                            h_l <= k_l;
+                            h_u <= k_u;
+                            k_v <= 1'b0;
+                        end else begin
+                            h_v <= s_take;
+                            if (s_take) begin
+                                h_d <= s_tdata;
+                                h_k <= s_tkeep;
+                                h_l <= s_tlast;
+                                h_u <= s_tuser;
+                            end
+                        end
+                    end else if (s_take) begin
+                        // the head stays: the beat waits in k (k is free: s_take needs it)
+                        k_v <= 1'b1;
+                        k_d <= s_tdata;
+                        k_k <= s_tkeep;
+                        k_l <= s_tlast;
+                        k_u <= s_tuser;
+                    end
+                end
+            end
+            assign s_tready = !k_v;
+            assign i_tvalid = h_v;
+            assign i_tdata = h_d;
+            assign i_tkeep = h_k;
+            assign i_tlast = h_l;
+            assign i_tuser = h_u;
+            assign in_busy = h_v || k_v;
+        end
+    endgenerate
     localparam integer CW = $clog2(BYTES + 1);   // counts 0 .. BYTES
     localparam integer W = 8 * BYTES;
     localparam [CW:0] FULL = BYTES[CW:0];
@@ -65,7 +151,7 @@ module axis_realign #(
     reg [W-1:0]  carry;      // bytes 0 .. ccnt-1 of the frame not yet sent; above: 0
     reg [CW-1:0] ccnt;       // 0 .. BYTES
     reg          flush;      // a tlast beat left bytes in carry: send them next
-    reg          user_acc;   // OR of s_tuser over the frame so far
+    reg          user_acc;   // OR of i_tuser over the frame so far
 
     // ---------------------------------------------------------------- input normalization
     reg [CW-1:0] a_lo;       // lowest kept lane
@@ -76,13 +162,13 @@ module axis_realign #(
         a_lo = {CW{1'b0}};
         n_in = {CW{1'b0}};
         for (i = BYTES - 1; i >= 0; i = i - 1)
-            if (s_tkeep[i]) a_lo = i[CW-1:0];
+            if (i_tkeep[i]) a_lo = i[CW-1:0];
         for (i = 0; i < BYTES; i = i + 1)
-            n_in = n_in + {{(CW-1){1'b0}}, s_tkeep[i]};
+            n_in = n_in + {{(CW-1){1'b0}}, i_tkeep[i]};
         for (i = 0; i < BYTES; i = i + 1)
             in_mask[8*i +: 8] = (i < n_in) ? 8'hff : 8'h00;
     end
-    wire [W-1:0]   norm = (s_tdata >> {a_lo, 3'b000}) & in_mask;
+    wire [W-1:0]   norm = (i_tdata >> {a_lo, 3'b000}) & in_mask;
     wire [2*W-1:0] comb = {{W{1'b0}}, carry} | ({{W{1'b0}}, norm} << {ccnt, 3'b000});
     wire [CW:0]    total = {1'b0, ccnt} + {1'b0, n_in};
     wire [CW:0]    rest_w = total - FULL;   // used only when total > BYTES: 1 .. BYTES
@@ -98,9 +184,9 @@ module axis_realign #(
     endfunction
 
     wire out_free = !m_tvalid || m_tready;
-    assign s_tready = out_free && !flush;
-    wire take = s_tvalid && s_tready;
-    assign busy = m_tvalid || flush || (ccnt != {CW{1'b0}});
+    assign i_tready = out_free && !flush;
+    wire take = i_tvalid && i_tready;
+    assign busy = in_busy || m_tvalid || flush || (ccnt != {CW{1'b0}});
 
     always @(posedge clk) begin
         if (rst) begin
@@ -137,15 +223,15 @@ module axis_realign #(
                     m_tuser  <= 1'b0;
                     carry    <= comb[2*W-1:W];
                     ccnt     <= rest;
-                    flush    <= s_tlast;
-                    user_acc <= user_acc | s_tuser;
-                end else if (s_tlast) begin
+                    flush    <= i_tlast;
+                    user_acc <= user_acc | i_tuser;
+                end else if (i_tlast) begin
                     // the frame ends within one beat (no beat at all for an empty frame)
                     m_tvalid <= (total != {(CW+1){1'b0}});
                     m_tdata  <= comb[W-1:0];
                     m_tkeep  <= low_lanes(total);
                     m_tlast  <= 1'b1;
-                    m_tuser  <= user_acc | s_tuser;
+                    m_tuser  <= user_acc | i_tuser;
                     carry    <= {W{1'b0}};
                     ccnt     <= {CW{1'b0}};
                     user_acc <= 1'b0;
@@ -154,7 +240,7 @@ module axis_realign #(
                     // beat too: only tlast can tell whether it is the frame's last)
                     carry    <= comb[W-1:0];
                     ccnt     <= total[CW-1:0];
-                    user_acc <= user_acc | s_tuser;
+                    user_acc <= user_acc | i_tuser;
                 end
             end
         end

@@ -758,7 +758,7 @@ module ccmp_fe #(
     assign s_axis_eng_tready = eng_m_ready;
     assign s_axis_eng_sts_tready = eng_s_ready;
 
-    axis_realign #(.BYTES(16)) u_rout (
+    axis_realign #(.BYTES(16), .IN_REG(1)) u_rout (
         .clk(clk), .rst(rst),
         .s_tvalid(ro_valid), .s_tready(ro_ready), .s_tdata(ro_data), .s_tkeep(ro_keep),
         .s_tlast(ro_last), .s_tuser(ro_user),

@@ -505,7 +505,12 @@ async def zeroize_round(dut, drv: CcmpDriver, rng: random.Random, keys: dict, pn
                 break
         else:
             raise AssertionError("no decryption release seen")
-        hit = len(sts) + drv.sts.count()   # the MPDU being released: statuses so far, in order
+        # the MPDU being released, by the PN of the record being collected (unique: PNs
+        # increase); counting the statuses so far would miss one still in the status
+        # register while its frame leaves
+        cur = int(fe.pn_sts.value)
+        hit = next((j for j, job in enumerate(jobs) if job[0] == "ccmp-decrypt" and job[6][0] == cur), None)
+        assert hit is not None, f"the released decryption's PN {cur:#x} is not a submitted one"
     else:
         await ClockCycles(dut.clk, rng.randrange(1, 400))
     await pulse_zeroize(dut)
