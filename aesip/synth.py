@@ -129,6 +129,10 @@ CHAN_DESIGNS = {"chan-aes": "aes", "chan-tdea": "tdea"}
 for _design, _core in CHAN_DESIGNS.items():
     VARIANTS[_design] = {"default": {"CORE": _core, "CH_W": 7}}
 VARIANTS["chan-tdea"]["rnd2"] = {"CORE": "tdea", "CH_W": 7, "ROUND_REGS": 2}
+# chan-aes on the aes_pipe of `pipe --variant aes128-enc` (AES-128 only, encrypt only, 4
+# registers per round), which fits an LFE5U-85F: ECB/CBC decryption refused with OP,
+# 24/32-byte keys with KEY (docs/channels.md)
+VARIANTS["chan-aes"]["aes128-enc"] = {"CORE": "aes", "CH_W": 7, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}
 # the IEEE 802.11 CCMP front end (rtl/proto/ccmp_top.v: ccmp_fe on aes_mode_engine,
 # docs/ccmp.md) on iter128 with its defaults (SLOT_W=2, 4 key slots with their replay
 # counters): design "ccmp-iter128", to see that the front end keeps the engine's clock

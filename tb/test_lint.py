@@ -196,6 +196,8 @@ MODE_CASES = [
                  id="wpan-multi-slotw8"),
     # the multi-channel engine (docs/channels.md) on each core
     pytest.param(rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "aes", "CH_W": 7}, id="chan-aes"),
+    pytest.param(rtl.CHAN_TOP, rtl.chan_sources(),
+                 {"CORE": "aes", "CH_W": 7, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, id="chan-aes-enc"),
     pytest.param(rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "tdea", "CH_W": 1, "ROUND_REGS": 2}, id="chan-tdea"),
 ]
 

@@ -98,6 +98,12 @@ BAD = [
      "chan_engine_CORE_unknown", "chan_engine: CORE must be aes or tdea"),
     ("chan-tdea-rr3", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "tdea", "ROUND_REGS": 3},
      "chan_engine_ROUND_REGS_tdea", "chan_engine: ROUND_REGS must be 1 or 2 for tdea"),
+    ("chan-aes-dir1", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "aes", "DIRECTION": 1},
+     "chan_engine_DIRECTION_not_0_or_2", "chan_engine: DIRECTION must be 0 or 2 for aes"),
+    ("chan-tdea-dir0", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "tdea", "DIRECTION": 0},
+     "chan_engine_DIRECTION_tdea_not_2", "chan_engine: DIRECTION must be 2 for tdea"),
+    ("chan-aes-nrmax11", rtl.CHAN_TOP, rtl.chan_sources(), {"CORE": "aes", "NR_MAX": 11},
+     "chan_engine_NR_MAX_not_10_12_14", "chan_engine: NR_MAX must be 10 or 12 or 14"),
 ]
 # the same tops with their default parameters (and the files of their default core)
 GOOD = [

@@ -54,26 +54,39 @@ class Expect:
     value: bytes           # 16-byte status value
 
 
-def key_ok(key: bytes | None, tdea: bool) -> bool:
-    return key is not None and len(key) in ((16, 24) if tdea else (16, 24, 32))
+# the AES ops that need the inverse cipher: refused with OP by an encrypt-only build
+# (chan_engine DIRECTION = 0)
+INVERSE_OPS = {iface.OPS["ecb-decrypt"], iface.OPS["cbc-decrypt"]}
 
 
-def expect(p: ChanPacket, keys: dict, tdea: bool, len_w: int = 16) -> Expect:
+def key_ok(key: bytes | None, tdea: bool, nr_max: int = 14) -> bool:
+    """A usable key: a legal length, and for AES no more rounds (FIPS-197: Nr = 10, 12,
+    14 for 16, 24, 32 bytes) than the core has (NR_MAX)."""
+    if key is None:
+        return False
+    if tdea:
+        return len(key) in (16, 24)
+    return len(key) in ref.ROUNDS and ref.ROUNDS[len(key)] <= nr_max
+
+
+def expect(p: ChanPacket, keys: dict, tdea: bool, len_w: int = 16, nr_max: int = 14,
+           inverse: bool = True) -> Expect:
     """What chan_engine returns for packet `p` with key slots `keys` (slot -> key bytes,
-    or None for a slot without a usable key)."""
+    or None for a slot without a usable key), on a build with NR_MAX `nr_max` whose core
+    has the inverse cipher when `inverse` (DIRECTION 2) or not (DIRECTION 0)."""
     bb = 8 if tdea else 16
     zero = bytes(16)
     op = iface.ALL_OPS[p.op] if p.raw_op is None else p.raw_op
     plen = len(p.data) if p.data_len is None else p.data_len
     alen = 0 if p.aad_len is None else p.aad_len
     fam = TDEA_FAMILY if tdea else AES_FAMILY
-    if op not in fam:
+    if op not in fam or (not tdea and not inverse and op in INVERSE_OPS):
         return Expect([], iface.ERR_OP, zero)
     ctr = not tdea and op == iface.OPS["ctr"]
     if alen or plen >= (1 << len_w) or (not ctr and plen % bb):
         return Expect([], iface.ERR_LENGTH, zero)
     key = keys.get(p.slot)
-    if not key_ok(key, tdea):
+    if not key_ok(key, tdea, nr_max):
         return Expect([], iface.ERR_KEY, zero)
     name = [k for k, v in iface.ALL_OPS.items() if v == op][0]
     d = p.data
@@ -115,6 +128,9 @@ class ChanDriver:
         self.bb = len(dut.s_axis_tdata) // 8
         self.ch_w = len(dut.s_axis_tdest)
         self.slot_w = len(dut.key_slot)
+        # the build's AES options (tb_chan_engine parameters; TDEA builds ignore them)
+        self.nr_max = int(dut.NR_MAX.value)
+        self.inverse = int(dut.DIRECTION.value) != 0
         self.cmd = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_cmd"), dut.clk, dut.rst)
         self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
         self.out = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
@@ -231,6 +247,14 @@ class ChanDriver:
         while self.cycle - self.last_out_cycle < quiet:
             await RisingEdge(self.dut.clk)
 
+    def expect(self, p: ChanPacket, keys: dict, len_w: int = 16) -> Expect:
+        """expect() for this build (core, NR_MAX, DIRECTION)."""
+        return expect(p, keys, self.tdea, len_w, self.nr_max, self.inverse)
+
+    def check(self, pkts: list[ChanPacket], keys: dict, beats: dict, stss: dict, len_w: int = 16) -> int:
+        """check() for this build (core, NR_MAX, DIRECTION)."""
+        return check(pkts, keys, self.tdea, beats, stss, len_w, self.nr_max, self.inverse)
+
     def take(self):
         """Results collected so far (per channel beats and statuses), and reset."""
         b, s = self.beats_by_ch, self.sts_by_ch
@@ -238,7 +262,8 @@ class ChanDriver:
         return b, s
 
 
-def check(pkts: list[ChanPacket], keys: dict, tdea: bool, beats: dict, stss: dict, len_w: int = 16) -> int:
+def check(pkts: list[ChanPacket], keys: dict, tdea: bool, beats: dict, stss: dict, len_w: int = 16,
+          nr_max: int = 14, inverse: bool = True) -> int:
     """Compare the collected results with the references, channel by channel: every
     status and beat, nothing lost, duplicated or reordered. Returns the packets checked."""
     by_ch: dict[int, list[ChanPacket]] = {}
@@ -247,7 +272,7 @@ def check(pkts: list[ChanPacket], keys: dict, tdea: bool, beats: dict, stss: dic
     for ch, ps in by_ch.items():
         exp_b, exp_s = [], []
         for p in ps:
-            e = expect(p, keys, tdea, len_w)
+            e = expect(p, keys, tdea, len_w, nr_max, inverse)
             for j, (d, k, f) in enumerate(e.beats):
                 exp_b.append((d, k, f, int(j == len(e.beats) - 1 and e.err == iface.ERR_OK)))
             exp_s.append((e.err, e.value))

@@ -19,7 +19,8 @@
 // order, so results need no tag. Results leave on m_axis (and the packet's status on
 // m_axis_sts) in the order they were issued, named by tdest.
 //
-// Ops: AES (CORE "aes"): ECB encrypt/decrypt, CBC encrypt/decrypt, CBC-MAC, CTR; TDEA
+// Ops: AES (CORE "aes"): ECB encrypt/decrypt, CBC encrypt/decrypt, CBC-MAC, CTR (ECB/CBC
+// decrypt only with DIRECTION 2); TDEA
 // (CORE "tdea"): TDEA ECB/CBC encrypt/decrypt. CBC encryption and CBC-MAC keep one block
 // of a channel in the core (the next block needs its result); ECB, CBC decryption and
 // CTR stream a channel at one block per clock. CCM stays with aes_mode_engine /
@@ -32,7 +33,12 @@
 //   SLOT_W     : key-slot index width, 1 .. 8: 2**SLOT_W key slots in the core
 //   LEN_W      : payload length width, 8 .. 32: payloads of 2**LEN_W bytes or more are
 //                rejected with LENGTH
-//   NR_MAX     : AES only: 10, 12 or 14, the largest key (aes_pipe)
+//   NR_MAX     : AES only: 10, 12 or 14, the largest key (aes_pipe). A slot loaded with a
+//                larger key is unusable: its packets get status KEY (aes_key_slots)
+//   DIRECTION  : AES only: 2 = aes_pipe with both directions; 0 = encrypt-only aes_pipe (no
+//                inverse S-boxes or inverse round keys): ECB and CBC decryption, the only
+//                ops that use the inverse cipher, are refused with status OP (no output,
+//                their beats dropped up to tlast). TDEA: 2 only (tdea_pipe has both)
 //   ROUND_REGS : registers per round: aes_pipe 1 .. 7 (ROUND_REGS; 5 .. 7 need SBOX_IMPL 1,
 //                the deep pipeline of docs/pipe.md), tdea_pipe 1 .. 2
 //                (RND_REGS)
@@ -89,6 +95,7 @@ module chan_engine #(
     parameter        SLOT_W     = 2,
     parameter        LEN_W      = 16,
     parameter        NR_MAX     = 14,
+    parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
     parameter        SBOX_IMPL  = 0
 ) (
@@ -150,6 +157,12 @@ module chan_engine #(
                      "chan_engine: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(LEN_W >= 8 && LEN_W <= 32, chan_engine_LEN_W_not_8_to_32,
                      "chan_engine: LEN_W must be 8 .. 32")
+        `AESIP_CHECK(CORE == "tdea" || NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, chan_engine_NR_MAX_not_10_12_14,
+                     "chan_engine: NR_MAX must be 10 or 12 or 14")
+        `AESIP_CHECK(CORE == "tdea" || DIRECTION == 0 || DIRECTION == 2, chan_engine_DIRECTION_not_0_or_2,
+                     "chan_engine: DIRECTION must be 0 or 2 for aes")
+        `AESIP_CHECK(CORE == "aes" || DIRECTION == 2, chan_engine_DIRECTION_tdea_not_2,
+                     "chan_engine: DIRECTION must be 2 for tdea")
         `AESIP_CHECK(CORE == "tdea" || ROUND_REGS >= 1 && ROUND_REGS <= 7, chan_engine_ROUND_REGS_aes,
                      "chan_engine: ROUND_REGS must be 1 .. 7 for aes")
         `AESIP_CHECK(CORE == "aes" || ROUND_REGS >= 1 && ROUND_REGS <= 2, chan_engine_ROUND_REGS_tdea,
@@ -283,12 +296,14 @@ module chan_engine #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire i_known = TDEA ? (i_op >= OP_TDEA_ECB_ENC && i_op <= OP_TDEA_CBC_DEC) : (i_op <= OP_CBC_MAC);
     wire i_ctr   = !TDEA && (i_op == OP_CTR);
+    // ECB / CBC decryption need the inverse cipher: refused (OP) by an encrypt-only core
+    wire i_noinv = !TDEA && (DIRECTION == 0) && (i_op == OP_ECB_DEC || i_op == OP_CBC_DEC);
     wire i_fit   = ((i_pay_len >> LEN_W) == 64'd0);
     wire i_whole = (i_pay_len[BLG-1:0] == {BLG{1'b0}});
     reg  [7:0] i_err0;                         // OP, LENGTH, slot out of range (KEY)
     always @(*) begin
         i_err0 = ERR_OK;
-        if (!i_known || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || i_cut)
+        if (!i_known || i_noinv || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || i_cut)
             i_err0 = ERR_OP;
         else if (i_aad_len != 64'd0 || !i_fit || (!i_ctr && !i_whole))
             i_err0 = ERR_LENGTH;
@@ -750,7 +765,7 @@ module chan_engine #(
             wire [1:0] m_user;
             /* verilator lint_on UNUSEDSIGNAL */
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
-                       .DIRECTION(2), .ROUND_REGS(ROUND_REGS)) u_core (
+                       .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS)) u_core (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid && key_slot_idle), .key_ready(core_key_ready),
                 .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),

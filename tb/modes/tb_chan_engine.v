@@ -12,6 +12,7 @@ module tb_chan_engine #(
     parameter        SLOT_W     = 2,
     parameter        LEN_W      = 16,
     parameter        NR_MAX     = 14,
+    parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
     parameter        SBOX_IMPL  = 0
 ) (
@@ -46,7 +47,7 @@ module tb_chan_engine #(
     wire m_last, m_fail;
     assign m_axis_tuser = {m_last, m_fail};
     chan_engine #(.CORE(CORE), .CH_W(CH_W), .SLOT_W(SLOT_W), .LEN_W(LEN_W), .NR_MAX(NR_MAX),
-                  .ROUND_REGS(ROUND_REGS), .SBOX_IMPL(SBOX_IMPL)) u_dut (
+                  .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .SBOX_IMPL(SBOX_IMPL)) u_dut (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),

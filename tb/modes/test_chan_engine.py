@@ -18,6 +18,11 @@ Tests
                 KEY after it); the keys are gone, and traffic after a reload is right
   test_rekey    a key load on a slot in use waits for its packets; the next packet uses
                 the new key
+  test_limits   (builds with NR_MAX < 14 or DIRECTION 0, e.g. the encrypt-only AES-128
+                core) ops that need the inverse cipher (ECB/CBC decryption: OP) and keys
+                longer than NR_MAX allows (KEY) between good packets of the same channel:
+                no output for a refused packet, the next one right; then a refused slot
+                reloaded with a key that fits serves packets again
   test_tdea_mct (TDEA) the Monte Carlo CBC-encryption test in the form of the NIST TMOVS:
                 10 000 chained blocks per outer iteration, each plaintext the ciphertext
                 two blocks back (one packet on one channel, fed as the results come
@@ -39,7 +44,7 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamFrame
 
 from aesip import iface, ref, rtl, sim, vectors
-from aesip.tb.chandrv import ChanDriver, ChanPacket, check, expect
+from aesip.tb.chandrv import INVERSE_OPS, ChanDriver, ChanPacket
 from aesip.tb.seed import run_seed, test_rng
 
 AES_OPS = ["ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr", "cbc-mac"]
@@ -50,16 +55,18 @@ def ops(drv: ChanDriver) -> list[str]:
     return TDEA_OPS if drv.tdea else AES_OPS
 
 
-def random_key(rng: random.Random, tdea: bool) -> bytes:
+def random_key(rng: random.Random, tdea: bool, nr_max: int = 14) -> bytes:
+    """A random key of a length the build can use (AES: Nr <= NR_MAX)."""
     if tdea:
         k = rng.randbytes(16 if rng.random() < 0.3 else 24)
     else:
-        k = rng.randbytes(rng.choice((16, 24, 32)))
+        k = rng.randbytes(rng.choice([n for n, nr in ref.ROUNDS.items() if nr <= nr_max]))
     return k
 
 
-def random_packet(rng: random.Random, drv: ChanDriver, ch: int, slots: list[int], max_blocks: int = 12) -> ChanPacket:
-    op = rng.choice(ops(drv))
+def random_packet(rng: random.Random, drv: ChanDriver, ch: int, slots: list[int], max_blocks: int = 12,
+                  op: str | None = None) -> ChanPacket:
+    op = op or rng.choice(ops(drv))
     bb = drv.bb
     n = rng.choice([0, 1, 2] + [rng.randrange(1, max_blocks + 1)] * 4)
     ln = n * bb
@@ -74,7 +81,7 @@ def random_packet(rng: random.Random, drv: ChanDriver, ch: int, slots: list[int]
 async def load_keys(drv: ChanDriver, rng: random.Random) -> dict:
     keys = {}
     for s in range(2 ** drv.slot_w):
-        keys[s] = random_key(rng, drv.tdea)
+        keys[s] = random_key(rng, drv.tdea, drv.nr_max)
         await drv.load_key(s, keys[s])
     return keys
 
@@ -84,7 +91,7 @@ async def run_batch(drv: ChanDriver, pkts: list[ChanPacket], keys: dict, rng: ra
     await drv.wait_results(drv.n_sts + len(pkts))
     await drv.wait_idle(quiet=50)
     beats, stss = drv.take()
-    return check(pkts, keys, drv.tdea, beats, stss)
+    return drv.check(pkts, keys, beats, stss)
 
 
 @cocotb.test()
@@ -105,7 +112,9 @@ async def test_random(dut):
     assert done >= n // 4 * 4
 
 
-def cavp_records(tdea: bool) -> list[dict]:
+def cavp_records(tdea: bool, nr_max: int = 14, inverse: bool = True) -> list[dict]:
+    """The CAVP records as packets for the build: AES records with keys longer than NR_MAX
+    allows, or decryption on an encrypt-only core, are left out (test_limits covers them)."""
     if tdea:
         recs = []
         for mode in ("CBC", "ECB"):
@@ -117,14 +126,15 @@ def cavp_records(tdea: bool) -> list[dict]:
         recs.append(dict(r, mode="CBC"))
     for r in vectors.aes_ecb_records(kinds=("MMT",)):
         recs.append(dict(r, mode="ECB", iv=b""))
-    return recs
+    return [r for r in recs if ref.ROUNDS[len(r["key"])] <= nr_max and (inverse or not r["dec"])]
 
 
 @cocotb.test()
 async def test_cavp(dut):
     drv = ChanDriver(dut)
     await drv.start()
-    recs = cavp_records(drv.tdea)
+    recs = cavp_records(drv.tdea, drv.nr_max, drv.inverse)
+    assert recs, "no CAVP record fits this build"
     nslot = 2 ** drv.slot_w
     nch = 2 ** drv.ch_w
     pfx = "tdea-" if drv.tdea else ""
@@ -167,7 +177,7 @@ async def test_bad(dut):
     nslot = 2 ** drv.slot_w
     keys = {}
     for s in range(nslot - 2):
-        keys[s] = random_key(rng, tdea)
+        keys[s] = random_key(rng, tdea, drv.nr_max)
         await drv.load_key(s, keys[s])
     # slot nslot-2: an illegal length (unusable); slot nslot-1: never loaded
     await drv.load_key(nslot - 2, bytes(16), key_bytes=20)
@@ -241,7 +251,7 @@ async def test_zeroize(dut):
         pos = 0
         tail_exp: list = []
         for i, (p, (err, val)) in enumerate(zip(ps, got_s)):
-            e = expect(p, keys, drv.tdea)
+            e = drv.expect(p, keys)
             if err == iface.ERR_OK:
                 assert not tail_exp, f"channel {ch} packet {i}: OK after an aborted packet"
                 assert (err, val) == (e.err, e.value), f"channel {ch} packet {i}: status"
@@ -272,7 +282,7 @@ async def test_zeroize(dut):
     await drv.wait_results(drv.n_sts + len(probe))
     await drv.wait_idle(quiet=20)
     beats, stss = drv.take()
-    check(probe, {}, drv.tdea, beats, stss)
+    drv.check(probe, {}, beats, stss)
     # reload: right again
     keys = await load_keys(drv, rng)
     pkts = [random_packet(rng, drv, rng.randrange(nch), list(keys)) for _ in range(40)]
@@ -293,7 +303,7 @@ async def test_rekey(dut):
     while int(dut.s_axis_cmd_tready.value) == 0 or not drv.cmd.empty():
         await RisingEdge(dut.clk)
     await ClockCycles(dut.clk, 5)
-    new = random_key(rng, drv.tdea)
+    new = random_key(rng, drv.tdea, drv.nr_max)
     loader = cocotb.start_soon(drv.load_key(0, new))
     await ClockCycles(dut.clk, 50)
     assert not loader.done(), "a key load went into a slot whose packet is open"
@@ -301,10 +311,68 @@ async def test_rekey(dut):
     await drv.wait_results(drv.n_sts + 1)
     await loader
     beats, stss = drv.take()
-    check([long], keys, drv.tdea, beats, stss)
+    drv.check([long], keys, beats, stss)
     keys[0] = new
     after = [ChanPacket(ch=c % nch, op=op, slot=0, iv=rng.randbytes(16), data=rng.randbytes(3 * drv.bb))
              for c in range(4)]
+    await run_batch(drv, after, keys, rng)
+
+
+@cocotb.test()
+async def test_limits(dut):
+    rng = test_rng()
+    drv = ChanDriver(dut)
+    assert not drv.tdea and (drv.nr_max < 14 or not drv.inverse), \
+        "test_limits runs on AES builds with NR_MAX < 14 or DIRECTION 0"
+    await drv.start()
+    nslot = 2 ** drv.slot_w
+    nch = 2 ** drv.ch_w
+    # every key length the engine takes on its port; those beyond NR_MAX load (the
+    # handshake completes) but leave the slot unusable
+    sizes = sorted(ref.ROUNDS)
+    keys = {}
+    for s in range(nslot):
+        keys[s] = rng.randbytes(sizes[s % len(sizes)])
+        await drv.load_key(s, keys[s])
+    good_slots = [s for s, k in keys.items() if ref.ROUNDS[len(k)] <= drv.nr_max]
+    long_slots = [s for s in keys if s not in good_slots]
+    inv_ops = [k for k, v in iface.OPS.items() if v in INVERSE_OPS]
+    fwd_ops = [op for op in AES_OPS if op not in inv_ops]
+    assert good_slots and (long_slots or not drv.inverse), f"keys {[len(k) for k in keys.values()]}"
+    kinds = (["inverse"] if not drv.inverse else []) + (["longkey"] if long_slots else [])
+    pkts = []
+    n_bad = {k: 0 for k in kinds}
+    for _ in range(60):
+        ch = rng.randrange(nch)
+        kind = rng.choice(kinds)
+        if kind == "inverse":
+            bad = random_packet(rng, drv, ch, good_slots, 6, rng.choice(inv_ops))
+            if long_slots and rng.random() < 0.3:
+                bad.slot = rng.choice(long_slots)     # OP before KEY
+        else:
+            bad = random_packet(rng, drv, ch, long_slots, 6, rng.choice(fwd_ops if not drv.inverse else AES_OPS))
+        if not bad.data and rng.random() < 0.8:
+            bad.data = rng.randbytes(rng.randrange(1, 5) * drv.bb)   # beats to drop
+        e = drv.expect(bad, keys)
+        assert e.err in (iface.ERR_OP, iface.ERR_KEY) and not e.beats, (kind, e)
+        n_bad[kind] += 1
+        good = random_packet(rng, drv, ch, good_slots, 6, rng.choice(fwd_ops))
+        if not good.data:
+            good.data = rng.randbytes(2 * drv.bb)
+        assert drv.expect(good, keys).err == iface.ERR_OK
+        pkts += [bad, good]
+    for p_gap, p_bp in ((0.0, 0.0), (0.3, 0.3)):
+        drv.set_gaps(rng, p_gap, p_bp)
+        await run_batch(drv, pkts, keys, rng)
+    drv.set_gaps(rng)
+    dut._log.info("refused and good packets right: %s refused each pass", n_bad)
+    # a refused slot reloaded with a key that fits serves packets again
+    for s in long_slots:
+        keys[s] = random_key(rng, False, drv.nr_max)
+        await drv.load_key(s, keys[s])
+    after = [ChanPacket(ch=c % nch, op=rng.choice(fwd_ops), slot=s, iv=rng.randbytes(16),
+                        data=rng.randbytes(3 * drv.bb))
+             for c, s in enumerate(long_slots or good_slots)]
     await run_batch(drv, after, keys, rng)
 
 
@@ -369,8 +437,16 @@ CASES = [
     # the deep pipeline: 7 registers per round in composite-field S-boxes, 98 clocks deep
     ("verilator", {"CORE": "aes", "CH_W": 7, "ROUND_REGS": 7, "SBOX_IMPL": 1, "SLOT_W": 1}, ["test_random"]),
     ("icarus", {"CORE": "aes", "CH_W": 3}, ["test_random", "test_bad", "test_zeroize", "test_rekey"]),
+    # the encrypt-only AES-128 core of `aesip synth --engine chan-aes --variant aes128-enc`
+    # (aes_pipe NR_MAX 10, DIRECTION 0, ROUND_REGS 4): decryption refused with OP, 24/32-byte
+    # keys with KEY
+    ("verilator", {"CORE": "aes", "CH_W": 4, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4},
+     ["test_limits", "test_random", "test_cavp", "test_bad", "test_zeroize", "test_rekey"]),
+    ("icarus", {"CORE": "aes", "CH_W": 3, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4},
+     ["test_limits", "test_random", "test_bad"]),
     # LEN_W 20: the Monte Carlo packet is 80 000 bytes
-    ("verilator", {"CORE": "tdea", "CH_W": 4, "LEN_W": 20}, None),
+    ("verilator", {"CORE": "tdea", "CH_W": 4, "LEN_W": 20},
+     ["test_random", "test_cavp", "test_bad", "test_zeroize", "test_rekey", "test_tdea_mct"]),
     ("icarus", {"CORE": "tdea", "CH_W": 2}, ["test_random", "test_bad", "test_zeroize"]),
 ]
 
