@@ -497,7 +497,7 @@ module ccmp_fe #(
                     beat_last <= s_axis_tdata;
                     if (nbeat != 8'hff)
                         nbeat <= nbeat + 8'd1;
-                    if (s_axis_tlast ? !keep_low_run : (s_axis_tkeep != 16'hffff))
+                    if (beat_bad)
                         ferr <= 1'b1;
                     if (s_axis_tlast) begin
                         lastk <= keep_cnt;
@@ -514,7 +514,6 @@ module ccmp_fe #(
     end
 
     // ================================================================ issue side registers
-    wire new_kill = clr_slot;
     integer qi;
     always @(posedge clk) begin
         if (rst) begin
@@ -559,7 +558,7 @@ module ccmp_fe #(
                 q_kid[qwp] <= (chk_q == CCMP_ERR_OK) ? kid : 2'd0;
                 q_rc[qwp] <= rc_i;
                 q_slot[qwp] <= slot_s;
-                q_kill[qwp] <= new_kill;   // a load in the check's clock: counters just read are cleared
+                q_kill[qwp] <= clr_slot;   // a load in the check's clock: counters just read are cleared
                 q_pfx[qwp] <= pfx_next;
                 q_pl[qwp] <= pl_next;
                 qwp <= qwp_next;
