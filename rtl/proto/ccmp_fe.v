@@ -42,6 +42,14 @@
 //            own output buffer and the verified plaintext streams out as an encryption's
 //            output does (aes_mode_multi: each lane has its buffer, so one lane's release
 //            overlaps the others' work and the next MPDU's output waits for no copy)
+//   RIN_REG: 0 or 1 (checked; default 1): the input realigner (reader -> engine s_axis)
+//            with its two-entry input register (axis_realign IN_REG). 1: the engine's
+//            s_axis_tready reaches only that register and the realigner's output stage,
+//            not the reader and the packing logic (the body waits one clock more in the
+//            realigner, hidden behind the command and AAD beats on one MPDU alone).
+//            0: the reader feeds the packing logic directly (one clock less between
+//            MPDUs in a burst on aes_mode_multi; ccmp_top chooses 1 on aes_mode_engine,
+//            0 on aes_mode_multi; docs/ccmp.md, "Timing" and "Limits")
 // Ports
 //   clk, rst                               : clock, synchronous active-high reset
 //   s_axis_cmd_* (tdata 64)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
@@ -58,7 +66,8 @@
 module ccmp_fe #(
     parameter SLOT_W = 2,
     parameter QDEPTH = 2,
-    parameter ENG_SF = 0
+    parameter ENG_SF = 0,
+    parameter RIN_REG = 1
 ) (
 
     input  wire          clk,
@@ -117,6 +126,7 @@ module ccmp_fe #(
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_fe_SLOT_W_not_1_to_8, "ccmp_fe: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(QDEPTH >= 2 && QDEPTH <= 32, ccmp_fe_QDEPTH_not_2_to_32, "ccmp_fe: QDEPTH must be 2 .. 32")
         `AESIP_CHECK(ENG_SF == 0 || ENG_SF == 1, ccmp_fe_ENG_SF_not_0_or_1, "ccmp_fe: ENG_SF must be 0 or 1")
+        `AESIP_CHECK(RIN_REG == 0 || RIN_REG == 1, ccmp_fe_RIN_REG_not_0_or_1, "ccmp_fe: RIN_REG must be 0 or 1")
     endgenerate
 
     localparam [7:0] BUF_BEATS = 8'd160;           // 2560 bytes >= 36 + 8 + 2304 + 8
@@ -415,7 +425,9 @@ module ccmp_fe #(
     reg  [15:0] q_keep;
     reg         q_last;
 
-    axis_realign #(.BYTES(16)) u_rin (
+    // RIN_REG = 1: the realigner's input register (s_tready registered: the engine's
+    // s_axis_tready stays out of q_adv, the reader's read enable and the packing logic)
+    axis_realign #(.BYTES(16), .IN_REG(RIN_REG)) u_rin (
         .clk(clk), .rst(rst),
         .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(mem_q), .s_tkeep(q_keep),
         .s_tlast(q_last), .s_tuser(1'b0),

@@ -17,6 +17,11 @@
 //               run in the engine at once. Ignored when MULTI = 0 (queue of 2 entries)
 //   (MULTI = 1 also runs decryptions store-and-forward in the engine's lanes, ccmp_fe
 //   ENG_SF = 1; MULTI = 0 cut-through into the front end's output buffer)
+//   RIN_REG   : -1 (default), 0 or 1 (checked): ccmp_fe RIN_REG, the input register of the
+//               front end's input realigner (towards the engine's s_axis). -1 chooses by
+//               engine: 1 with MULTI = 0 (the engine's s_axis_tready stays out of the front
+//               end's reader: a faster clock, no cycle added), 0 with MULTI = 1 (there the
+//               register would add a clock per MPDU in bursts); 0 / 1 force it
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
@@ -29,7 +34,8 @@ module ccmp_top #(
     parameter SLOT_W    = 2,
     parameter NR_MAX    = 14,
     parameter MULTI     = 0,
-    parameter LANES     = 2
+    parameter LANES     = 2,
+    parameter RIN_REG   = -1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -61,6 +67,7 @@ module ccmp_top #(
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, ccmp_top_SLOT_W_not_1_to_8, "ccmp_top: SLOT_W must be 1 .. 8")
         `AESIP_CHECK(MULTI == 0 || MULTI == 1, ccmp_top_MULTI_not_0_or_1, "ccmp_top: MULTI must be 0 or 1")
         `AESIP_CHECK(LANES >= 2 && LANES <= 16, ccmp_top_LANES_not_2_to_16, "ccmp_top: LANES must be 2 .. 16")
+        `AESIP_CHECK(RIN_REG >= -1 && RIN_REG <= 1, ccmp_top_RIN_REG_not_m1_to_1, "ccmp_top: RIN_REG must be -1, 0 or 1")
     endgenerate
 
     wire         ec_valid, ec_ready, ed_valid, ed_ready, ed_last, eo_valid, eo_ready, eo_last, eo_user;
@@ -71,9 +78,11 @@ module ccmp_top #(
     wire [135:0] es_data;
 
     localparam integer QDEPTH = (MULTI != 0) ? LANES : 2;
+    // the input realigner's input register: by engine (RIN_REG = -1) or as given
+    localparam integer FE_RIN_REG = (RIN_REG >= 0) ? RIN_REG : ((MULTI != 0) ? 0 : 1);
 
     // aes_mode_multi: decryptions store-and-forward in the engine's lanes (ccmp_fe ENG_SF)
-    ccmp_fe #(.SLOT_W(SLOT_W), .QDEPTH(QDEPTH), .ENG_SF(MULTI)) u_fe (
+    ccmp_fe #(.SLOT_W(SLOT_W), .QDEPTH(QDEPTH), .ENG_SF(MULTI), .RIN_REG(FE_RIN_REG)) u_fe (
         .clk(clk), .rst(rst),
         .key_load(key_valid && key_ready), .key_load_slot(key_slot), .zeroize(zeroize),
         .s_axis_cmd_tvalid(s_axis_cmd_tvalid), .s_axis_cmd_tready(s_axis_cmd_tready),

@@ -643,6 +643,12 @@ CASES = [
     case("verilator", {"CORE": "pipe", "MULTI": 1, "LANES": 4},
          ["test_random", "test_overlap", "test_overlap_zeroize", "test_lanes"], {"AESIP_NRAND": "10", "AESIP_LANES": "4"}),
     case("icarus", {"CORE": "iter128"}, ["test_random", "test_overlap", "test_overlap_zeroize"], {"AESIP_NRAND": "6"}),
+    # the input realigner's input register forced against ccmp_top's choice by engine
+    # (RIN_REG -1: 1 on aes_mode_engine, 0 on aes_mode_multi)
+    case("verilator", {"CORE": "iter128", "RIN_REG": 0}, ["test_random", "test_overlap", "test_timing"],
+         {"AESIP_NRAND": "6"}),
+    case("verilator", {"CORE": "pipe", "MULTI": 1, "RIN_REG": 1}, ["test_random", "test_lanes"],
+         {"AESIP_NRAND": "6", "AESIP_LANES": "2"}),
 ]
 
 
