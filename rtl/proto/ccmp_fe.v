@@ -48,7 +48,7 @@
 //            not the reader and the packing logic (the body waits one clock more in the
 //            realigner, hidden behind the command and AAD beats on one MPDU alone).
 //            0: the reader feeds the packing logic directly (one clock less between
-//            MPDUs in a burst on aes_mode_multi; ccmp_top chooses 1 on aes_mode_engine,
+//            decryptions in a burst on aes_mode_multi; ccmp_top chooses 1 on aes_mode_engine,
 //            0 on aes_mode_multi; docs/ccmp.md, "Timing" and "Limits")
 // Ports
 //   clk, rst                               : clock, synchronous active-high reset

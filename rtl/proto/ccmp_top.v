@@ -21,7 +21,7 @@
 //               front end's input realigner (towards the engine's s_axis). -1 chooses by
 //               engine: 1 with MULTI = 0 (the engine's s_axis_tready stays out of the front
 //               end's reader: a faster clock, no cycle added), 0 with MULTI = 1 (there the
-//               register would add a clock per MPDU in bursts); 0 / 1 force it
+//               register would add a clock per decryption in bursts); 0 / 1 force it
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
