@@ -200,6 +200,28 @@ module pipe_obuf #(
         else if (kill) kill_mark <= push ? wr_ptr_up : wr_ptr;
     end
 
+    // next values of the valid bits and the FIFO-empty flag (as the registers below
+    // load them outside reset), and from them s_load and adv of the next clock
+    wire k_valid_n    = k_valid ? !out_free : (h_valid && !out_free);
+    wire s_valid_n    = in_to_s || (s_valid && !s_to_o);
+    wire r_valid_n    = pop || (r_valid && !r_to_o);
+    wire fifo_empty_n = (push && !pop) ? 1'b0 :
+                        (pop && !push) ? (rd_ptr_up == wr_ptr) : fifo_empty;
+    wire adv_n        = !k_valid_n;
+    wire idle_n       = adv_n && !s_valid_n && !r_valid_n && fifo_empty_n;
+    wire s_load_n     = !idle_n && fifo_empty_n && (!s_valid_n || adv_n) &&
+                        (!r_valid_n || (adv_n && !s_valid_n));
+    reg  s_load_q, s_ce_q;                 // s_load and s_load || adv of this clock
+    always @(posedge clk) begin
+        if (rst) begin
+            s_load_q <= 1'b0;              // after reset: idle, so s_load = 0, adv = 1
+            s_ce_q   <= 1'b1;
+        end else begin
+            s_load_q <= s_load_n;
+            s_ce_q   <= s_load_n || adv_n;
+        end
+    end
+
     // valid bits (reset)
     always @(posedge clk) begin
         if (rst) begin
@@ -223,8 +245,12 @@ module pipe_obuf #(
     // and the select of its next value come from registers (and kill); the arriving
     // block is gated by in_valid in the data path: S loads it if s_load and in_valid,
     // else zero when it empties or was empty (adv: S is handed over if it holds a block).
-    wire s_ce = kill || s_load || adv;
-    wire s_in = !kill && s_load;
+    // s_load and adv are precomputed into registers (s_load_q, s_ce_q) from the next
+    // values of the valid bits and the FIFO-empty flag, so that only kill lies between a
+    // register and the DW enables and selects of S (the same values as s_load and
+    // s_load || adv: a formal property at the end of the module).
+    wire s_ce = kill || s_ce_q;
+    wire s_in = !kill && s_load_q;
     always @(posedge clk) begin
         if (rst) s_data <= {DW{1'b0}};
         else if (s_ce) s_data <= in_data & {DW{s_in && in_valid}};
@@ -298,5 +324,17 @@ module pipe_obuf #(
     assign m_axis_tuser  = {out_tag, out_err};
     assign taken         = out_valid && m_axis_tready;
     assign wiping        = wipe_busy;
+
+`ifdef FORMAL
+    // ------------------------------------------------------------------ formal properties
+    // The precomputed S controls equal the decisions they stand for, in every cycle after
+    // the first reset (proven inside formal/aes_pipe.sby, which reads this module).
+    reg f_rst_seen = 1'b0;
+    always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
+    always @(*) if (f_rst_seen) begin
+        assert(s_load_q == s_load);
+        assert(s_ce_q == (s_load || adv));
+    end
+`endif
 endmodule
 `default_nettype wire

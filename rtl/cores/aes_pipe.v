@@ -14,7 +14,9 @@
 // output buffer has room for every block in flight (2**DAW >= latency entries), so a
 // stalled consumer never loses a block and a ready one sees one block per clock.
 // Only valid bits, credits and pointers are reset; every data register loads zero unless
-// a valid block without err enters it.
+// a valid block without err enters it (stage 0: a valid input block without err, accepted
+// or not, so that s_axis_tready is not on its data path; a block not accepted has no
+// valid bit and stage 1 loads zero in its place).
 //
 // Parameters
 //   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes, 2 block-RAM S-boxes in the
@@ -56,7 +58,8 @@
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
 //   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
-//   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   (49 / 57 / 65) with ROUND_REGS = 1, and for 60 / 66 / 80 clocks with ROUND_REGS >= 2
+//   (the key expander's S-box output registered, aes_key_expand SBOX_REG); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
@@ -253,7 +256,11 @@ module aes_pipe #(
             wire            r_ok;
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                assign c_ok   = in_acc && !in_err;
+                // stage 0 loads every valid input block without err, accepted or
+                // not: s_axis_tready (credits and the key-load hold-off) is then not
+                // on the path to its 128 data flip-flops. A block that is not accepted
+                // has no valid bit (pv[0] = in_acc), so stage 1 loads zero in its place.
+                assign c_ok   = s_axis_tvalid && !in_err;
                 assign c_dec  = in_dec;
                 assign c_byp  = 1'b0;
                 assign r_ok   = 1'b0;
@@ -361,7 +368,11 @@ module aes_pipe #(
     // (ROUND_REGS > 4, composite-field S-boxes in the rounds) keep table S-boxes there:
     // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
     // path), far below the rounds.
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL)) u_kexp (
+    // With ROUND_REGS >= 2 the rounds are faster than that loop with a table S-box in
+    // it (critical at 129.8 MHz on ECP5, the rounds meeting it), so those builds register
+    // the S-box output in the expander (SBOX_REG = 1: Nr + 1 / 9 / 15 more clocks per load).
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL),
+                     .SBOX_REG((ROUND_REGS >= 2) ? 1 : 0)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
