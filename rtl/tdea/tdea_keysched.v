@@ -14,8 +14,18 @@
 // and loaded from PC-1 of the next key between the keys, so the subkey is PC-2 of
 // registers (wiring) and the step is a small multiplexer: no barrel rotation on any path.
 // The multiplexer's controls (last index, key boundaries, K2 segment, shift of 2) are
-// registers, decoded from the index the counter takes at the same edge, so no decode of
-// the counter lies in front of the 56 C/D registers.
+// registers, decoded for the index the counter takes at the same edge, so no decode of
+// the counter lies in front of the 56 C/D registers. STEP_TABLES selects how they are
+// decoded; both give the same controls in every cycle (same ports and timing).
+//
+// Parameters
+//   STEP_TABLES : 0 (default): the controls are decoded from the counter's next value
+//                 (a multiplexer of rst / zeroize / run / start and cnt + 1, then the
+//                 compares and the 16 - r / r + 2 of the shift table; used by tdea_iter);
+//                 1: they are decoded from the counter itself by equalities and constant
+//                 64-entry tables (the controls of index cnt + 1 while the schedule steps,
+//                 else those of index 0), so no adder or magnitude compare lies in front
+//                 of them (used by tdea_pipe, whose ECP5 critical path was that decode)
 //
 // Ports
 //   clk, rst   : clock; synchronous reset (clears the key register and the counter)
@@ -33,7 +43,9 @@
 // edge S+i); busy falls at edge S+48, the key and C/D registers are cleared then.
 `timescale 1ns / 1ps
 `default_nettype none
-module tdea_keysched (
+module tdea_keysched #(
+    parameter STEP_TABLES = 0
+) (
     input  wire         clk,
     input  wire         rst,
     input  wire         zeroize,
@@ -96,15 +108,57 @@ module tdea_keysched (
         end
     endfunction
 
+    // STEP_TABLES = 1: the K2-segment and shift-of-2 controls of index i + 1, for
+    // i = 0 .. 46, as constant tables indexed by i (a 6-input function of the counter)
+    function [63:0] seg2_table;
+        input dummy;
+        integer k;
+        begin
+            seg2_table = 64'd0;
+            for (k = 15; k <= 30; k = k + 1) seg2_table[k] = dummy;
+        end
+    endfunction
+    function [63:0] rot2_table;
+        input dummy;
+        integer k;
+        reg [5:0] n;
+        begin
+            rot2_table = 64'd0;
+            for (k = 0; k < 47; k = k + 1) begin
+                n = k[5:0] + 6'd1;
+                rot2_table[k] = dummy & ((n[5:4] == 2'd1) ? two(5'd16 - {1'b0, n[3:0]})
+                                                          : two({1'b0, n[3:0]} + 5'd2));
+            end
+        end
+    endfunction
+    localparam [63:0] SEG2_NX = seg2_table(1'b1);
+    localparam [63:0] ROT2_NX = rot2_table(1'b1);
+
     reg [127:0] kreg;           // K3, K2 (K1 goes into C/D at start)
     reg [5:0]   cnt;
     reg         run;
     reg [27:0]  c, d;           // C_k, D_k of the subkey presented now
     reg         i47, i15, i31, seg2, rot2;   // ctl_of(cnt), registers
+    wire [5:0]  cnt_run;        // cnt's next value while run is high (no rst / zeroize)
 
-    // the index after the edge (cnt's next value) and its controls
-    wire [5:0] cnt_nx = (rst || zeroize) ? 6'd0 : run ? (i47 ? 6'd0 : cnt + 6'd1) : (start ? 6'd0 : cnt);
-    always @(posedge clk) {i47, i15, i31, seg2, rot2} <= ctl_of(cnt_nx);
+    generate
+        if (STEP_TABLES != 0) begin : g_tab
+            // The controls of the index after the edge, from cnt itself: cnt is 0 whenever
+            // run is low (rst, zeroize and the end of a schedule clear it, start loads 0),
+            // so the next index is cnt + 1 while run is high and i47 low (and no rst /
+            // zeroize), else 0, whose controls are all zero (ctl_of(0): round 2 shifts by 1).
+            wire step = run && !i47 && !rst && !zeroize;
+            always @(posedge clk)
+                {i47, i15, i31, seg2, rot2} <= step ? {cnt == 6'd46, cnt == 6'd14, cnt == 6'd30,
+                                                       SEG2_NX[cnt], ROT2_NX[cnt]} : 5'd0;
+            assign cnt_run = i47 ? 6'd0 : cnt + 6'd1;
+        end else begin : g_dec
+            // the index after the edge (cnt's next value) and its controls
+            wire [5:0] cnt_nx = (rst || zeroize) ? 6'd0 : run ? (i47 ? 6'd0 : cnt + 6'd1) : (start ? 6'd0 : cnt);
+            always @(posedge clk) {i47, i15, i31, seg2, rot2} <= ctl_of(cnt_nx);
+            assign cnt_run = cnt_nx;
+        end
+    endgenerate
     wire [55:0] cd_k2 = pc1(kreg[63:0]);
     wire [55:0] cd_k3 = pc1(kreg[127:64]);
     wire [55:0] cd_k1 = pc1(key_data[63:0]);
@@ -139,7 +193,7 @@ module tdea_keysched (
             cnt  <= 6'd0;
             run  <= 1'b0;
         end else if (run) begin
-            cnt <= cnt_nx;
+            cnt <= cnt_run;
             if (i47) begin
                 run  <= 1'b0;
                 kreg <= 128'd0;
