@@ -58,8 +58,7 @@
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
 //   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
-//   (49 / 57 / 65) with ROUND_REGS = 1, and for 60 / 66 / 80 clocks with ROUND_REGS >= 2
-//   (the key expander's S-box output registered, aes_key_expand SBOX_REG); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
@@ -368,11 +367,11 @@ module aes_pipe #(
     // (ROUND_REGS > 4, composite-field S-boxes in the rounds) keep table S-boxes there:
     // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
     // path), far below the rounds.
-    // With ROUND_REGS >= 2 the rounds are faster than that loop with a table S-box in
-    // it (critical at 129.8 MHz on ECP5, the rounds meeting it), so those builds register
-    // the S-box output in the expander (SBOX_REG = 1: Nr + 1 / 9 / 15 more clocks per load).
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL),
-                     .SBOX_REG((ROUND_REGS >= 2) ? 1 : 0)) u_kexp (
+    // With ROUND_REGS >= 2 that loop (a table S-box in it) is critical on ECP5 at 129.8
+    // MHz (aes128-enc, seed 1). Registering the expander's S-box output (aes_key_expand
+    // SBOX_REG = 1) was measured and dropped: 77.2 / 79.5 MHz (seeds 1 / 2), the output
+    // buffer's pop path then stretched across the device (docs/pipe.md).
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));

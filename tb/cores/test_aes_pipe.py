@@ -53,13 +53,8 @@ def load_params(dut) -> None:
 
 
 def load_clocks(kb: int) -> int:
-    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 9,
-    plus, with ROUND_REGS >= 2 (the expander's S-box output registered), one gap clock per
-    expanded word w[i] that needs SubWord (i mod Nk == 0, and i mod Nk == 4 for AES-256,
-    for i = 0 .. 4 Nr + 3, FIPS-197 5.2)."""
-    nr, nk = NR[kb], kb // 4
-    gaps = sum(1 for i in range(4 * nr + 4) if i % nk == 0 or (nk == 8 and i % nk == 4)) if R >= 2 else 0
-    return 4 * nr + 9 + gaps
+    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 9."""
+    return 4 * NR[kb] + 9
 
 
 def key_supported(key: bytes | None) -> bool:
