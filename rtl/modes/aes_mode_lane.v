@@ -466,7 +466,15 @@ module aes_mode_lane #(
             held_valid <= 1'b0; held_data <= 128'd0; held_keep <= 16'd0;
         end else begin
             case (state)
-            ST_IDLE: if (s_axis_cmd_tvalid) begin
+            ST_IDLE: begin
+              // leave no keystream, MAC state or tag behind: the previous packet's
+              // datapath registers are cleared in the idle clock after its flush (a
+              // command accepted in that clock loads its own values over them). Not at
+              // the flush itself, so that the wide clock enables of these registers do
+              // not depend on the flush handshake (status and output buffer).
+              chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
+              aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; held_data <= 128'd0;
+              if (s_axis_cmd_tvalid) begin
                 op <= cmd_op; slot <= cmd_slot; tag_len <= cmd_tag_len; aad_code <= cmd_aad_code;
                 err <= cmd_err;
                 aad_steps <= cmd_aad_steps; aad_beats <= cmd_aad_beats; pay_beats <= cmd_pay_beats;
@@ -488,6 +496,7 @@ module aes_mode_lane #(
                 end else begin
                     state <= ST_RUN; phase <= (cmd_op == OP_CTR) ? PH_PRE : PH_PAY;
                 end
+              end
             end
             ST_RUN: begin
                 // consume the results of the step in flight
@@ -568,10 +577,7 @@ module aes_mode_lane #(
             end
             ST_FLUSH: if (flush_done) begin   // (the status register is written below)
                 held_valid <= 1'b0;
-                // leave no keystream, MAC state or tag behind
-                chain_value <= 128'd0; keystream <= 128'd0; tag_keystream <= 128'd0; counter <= 128'd0; prev_block <= 128'd0;
-                aad_carry_reg <= 80'd0; received_tag <= 128'd0; flight_beat <= 128'd0; held_data <= 128'd0;
-                state <= ST_IDLE;
+                state <= ST_IDLE;             // (the datapath registers are cleared there)
             end
             default: state <= ST_IDLE;
             endcase

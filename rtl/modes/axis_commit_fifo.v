@@ -35,6 +35,8 @@
 //   wiping    : the wipe after clear is running
 // Timing: a committed entry is readable the cycle after its commit. Memory read is
 // registered through an output register (no combinational path from m_ready to the RAM).
+// wr_ready is a register too (computed one edge ahead from the pointers' next values),
+// so the writer's handshake starts from a flip-flop.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -73,11 +75,27 @@ module axis_commit_fifo #(
     reg [AW:0] rptr;   // next read position (into the output register)
     reg [AW-1:0] wipe_addr;
 
-    wire [AW:0] used = wptr - rptr;
-    assign wr_ready = (used < (1 << AW)) && !wiping;
+    // wr_ready is a register (no carry chain between the pointers and the writer's
+    // handshake): at every edge it is set to "a free entry exists and no wipe runs" for
+    // the pointers as they are after that edge. The fill after the edge is the fill now
+    // plus this cycle's write minus this cycle's read (or, on a rollback, the committed
+    // fill minus the read), so the compares are made on the registered fills and the
+    // handshakes of the cycle only choose among them.
+    reg wr_ready_r;
+    assign wr_ready = wr_ready_r;
     wire do_wr = wr_valid && wr_ready;
     wire have_committed = (cptr != rptr) && !wiping;
     wire load_out = have_committed && (!m_valid || m_ready);
+    wire [AW:0] used   = wptr - rptr;   // written, not yet in the output register
+    wire [AW:0] used_c = cptr - rptr;   // committed, not yet in the output register
+    wire used_lt  = used < (1 << AW);          // used     < DEPTH
+    wire used_lt1 = used < (1 << AW) - 1;      // used + 1 < DEPTH
+    wire used_le  = used <= (1 << AW);         // used - 1 < DEPTH (used >= 1 when reading)
+    wire usedc_lt = used_c < (1 << AW);
+    wire usedc_le = used_c <= (1 << AW);
+    wire ready_next = rollback ? (load_out ? usedc_le : usedc_lt) :
+                      (do_wr && !load_out) ? used_lt1 :
+                      (!do_wr && load_out) ? used_le : used_lt;
 
     always @(posedge clk) begin
         if (wiping) mem[wipe_addr] <= {WIDTH{1'b0}};
@@ -91,9 +109,11 @@ module axis_commit_fifo #(
             m_data <= {WIDTH{1'b0}};
             wiping <= 1'b0;
             wipe_addr <= {AW{1'b0}};
+            wr_ready_r <= 1'b1;
         end else if (clear) begin
             wptr <= 0; cptr <= 0; rptr <= 0;
             wiping <= 1'b1;
+            wr_ready_r <= 1'b0;
             wipe_addr <= {AW{1'b0}};
             if ((m_valid && m_ready) || KEEP_OUT == 0) begin
                 m_valid <= 1'b0;
@@ -104,6 +124,8 @@ module axis_commit_fifo #(
                 wipe_addr <= wipe_addr + 1'b1;
                 if (&wipe_addr) wiping <= 1'b0;
             end
+            // (the pointers stay 0 during a wipe: nothing is written)
+            wr_ready_r <= wiping ? (&wipe_addr) : ready_next;
             if (rollback) begin
                 wptr <= cptr;
             end else begin
