@@ -10,12 +10,6 @@
 //
 // Parameters
 //   SBOX_IMPL : 0 = LUT S-boxes, 1 = composite-field S-boxes (see aes_sbox)
-//   SBOX_REG  : 0 (default) = one word per clock, SubWord inside the one-clock loop;
-//               1 = SubWord of the newest word is registered, and a word that needs it
-//               (i mod Nk == 0, and i mod Nk == 4 for AES-256) takes two clocks: the
-//               loop is then S-box -> register and register -> XOR -> window, for
-//               faster fabric, at Nr + 1 / 9 / 15 extra clocks per expansion
-//               (AES-128 / -192 / -256: 55 / 61 / 75 clocks instead of 44 / 52 / 60)
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -24,19 +18,14 @@
 //   key_size  : 2'd0 AES-128, 2'd1 AES-192, 2'd2 AES-256 (2'd3 is treated as AES-256;
 //               callers check the length with aes_keylen first)
 //   busy      : high from the cycle after start until the last word has been emitted
-//   w_valid   : w_idx / w_data hold expanded word w[w_idx] this cycle (every word
-//               exactly once, in order; with SBOX_REG = 1 there are gaps)
+//   w_valid   : w_idx / w_data hold expanded word w[w_idx] this cycle
 //   w_last    : with w_valid, marks the final word w[4*Nr+3]
-// Timing: start in cycle 0 -> w[0] valid in cycle 1, w[k] in cycle k+1 (SBOX_REG = 0).
-//   SBOX_REG = 1: each word w[i] with i mod Nk == 0 (or == 4, AES-256) is preceded by a
-//   gap clock with w_valid low, so w[0] is valid in cycle 2; the last word in cycle
-//   55 / 61 / 75.
+// Timing: start in cycle 0 -> w[0] valid in cycle 1, w[k] in cycle k+1.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
 module aes_key_expand #(
-    parameter SBOX_IMPL = 0,
-    parameter SBOX_REG  = 0
+    parameter SBOX_IMPL = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -54,8 +43,6 @@ module aes_key_expand #(
     generate
         `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_key_expand_SBOX_IMPL_not_0_or_1,
                      "aes_key_expand: SBOX_IMPL must be 0 or 1")
-        `AESIP_CHECK(SBOX_REG == 0 || SBOX_REG == 1, aes_key_expand_SBOX_REG_not_0_or_1,
-                     "aes_key_expand: SBOX_REG must be 0 or 1")
     endgenerate
 
     // The window holds the last Nk words with the newest always in win[7]:
@@ -74,38 +61,11 @@ module aes_key_expand #(
     // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
     wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((size[1] && pos == 3'd4) ? 2'd2 : 2'd0);
     wire [31:0] t;
-    wire        gap;        // SBOX_REG = 1: this clock registers SubWord, no word advances
-    generate
-        if (SBOX_REG == 0) begin : g_comb
-            aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
-            assign gap = 1'b0;
-        end else begin : g_reg
-            // sub_q = SubWord(win[7]) of the previous clock; the window does not move in
-            // a gap clock, so in the clock after it sub_q is SubWord of the newest word.
-            // half: the previous clock was a gap (sub_q is current).
-            wire [31:0] sub;
-            aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(win[7]), .inv(1'b0), .out(sub));
-            reg  [31:0] sub_q;
-            reg         half;
-            always @(posedge clk) begin
-                if (rst || zeroize || !busy || w_last) begin   // no key material left
-                    sub_q <= 32'd0;
-                    half  <= 1'b0;
-                end else begin
-                    sub_q <= sub;
-                    half  <= gap;
-                end
-            end
-            wire [31:0] rot = {sub_q[7:0], sub_q[31:8]};   // RotWord after SubWord
-            assign t   = (mode == 2'd1) ? (rot ^ {24'd0, rcon}) :
-                         (mode == 2'd2) ? sub_q : win[7];
-            assign gap = busy && (mode != 2'd0) && !half;
-        end
-    endgenerate
+    aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
     wire [31:0] nw = wi ^ t;
 
-    assign w_valid = busy && !gap;
-    assign w_last  = w_valid && (idx == last_idx);
+    assign w_valid = busy;
+    assign w_last  = busy && (idx == last_idx);
     assign w_idx   = idx;
     assign w_data  = wi;
 
@@ -128,7 +88,7 @@ module aes_key_expand #(
                 last_idx <= (key_size == 2'd0) ? 6'd43 : (key_size == 2'd1) ? 6'd51 : 6'd59;
                 for (j = 0; j < 8; j = j + 1) win[j] <= kwin[32*j +: 32];
             end
-        end else if (!gap) begin
+        end else begin
             idx <= idx + 6'd1;
             pos <= (pos == nk_m1) ? 3'd0 : pos + 3'd1;
             if (mode == 2'd1) rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);

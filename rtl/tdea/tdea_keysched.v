@@ -109,30 +109,26 @@ module tdea_keysched #(
     endfunction
 
     // STEP_TABLES = 1: the K2-segment and shift-of-2 controls of index i + 1, for
-    // i = 0 .. 46, as constant tables indexed by i (a 6-input function of the counter)
-    function [63:0] seg2_table;
+    // i = 0 .. 46, as constant tables indexed by i (a 6-input function of the counter),
+    // taken from ctl_of itself: {seg2 table, rot2 table}
+    function [127:0] step_tables;
         input dummy;
         integer k;
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [4:0] c;        // ctl_of: {i47, i15, i31, seg2, rot2}; only seg2, rot2 used
+        /* verilator lint_on UNUSEDSIGNAL */
         begin
-            seg2_table = 64'd0;
-            for (k = 15; k <= 30; k = k + 1) seg2_table[k] = dummy;
-        end
-    endfunction
-    function [63:0] rot2_table;
-        input dummy;
-        integer k;
-        reg [5:0] n;
-        begin
-            rot2_table = 64'd0;
+            step_tables = 128'd0;
             for (k = 0; k < 47; k = k + 1) begin
-                n = k[5:0] + 6'd1;
-                rot2_table[k] = dummy & ((n[5:4] == 2'd1) ? two(5'd16 - {1'b0, n[3:0]})
-                                                          : two({1'b0, n[3:0]} + 5'd2));
+                c = ctl_of(k[5:0] + 6'd1);
+                step_tables[64 + k] = dummy & c[1];
+                step_tables[k]      = dummy & c[0];
             end
         end
     endfunction
-    localparam [63:0] SEG2_NX = seg2_table(1'b1);
-    localparam [63:0] ROT2_NX = rot2_table(1'b1);
+    localparam [127:0] STEP_NX = step_tables(1'b1);
+    localparam [63:0]  SEG2_NX = STEP_NX[127:64];
+    localparam [63:0]  ROT2_NX = STEP_NX[63:0];
 
     reg [127:0] kreg;           // K3, K2 (K1 goes into C/D at start)
     reg [5:0]   cnt;

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aes_key_expand (both S-box implementations, and SBOX_REG = 1: the S-box output
-registered, a gap clock before each word that needs SubWord): the emitted round-key
-words and their timing, start while busy, abort on zeroize/rst.
+"""aes_key_expand (both S-box implementations): the emitted round-key words and their
+timing, start while busy, abort on zeroize/rst.
 
 This file holds the cocotb tests and the pytest entry that builds and runs them (on
 Verilator and Icarus). Expected values come from the FIPS-197 definitions and printed
@@ -19,7 +18,6 @@ from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
 from aesip import ref, rtl, sim
-from aesip.tb.coredrv import dut_params
 from aesip.tb.seed import run_seed, test_rng
 from tb.common.fips197 import aes_encrypt_words, printed
 
@@ -48,19 +46,6 @@ def check_words_by_encryption(rng: random.Random, key: bytes, words: list[int], 
         exp = ref.ecb_encrypt(key, pt)
         assert got == exp, (f"AES-{8 * len(key)} key {key.hex()}: round keys from the RTL give "
                             f"{got.hex()}, OpenSSL gives {exp.hex()}")
-
-
-def sbox_reg(dut) -> int:
-    return dut_params(dut, ("SBOX_REG",))["SBOX_REG"]
-
-
-def gap_before(dut, klen: int, i: int) -> bool:
-    """SBOX_REG = 1 (module header): a gap clock (busy high, w_valid low) comes before each
-    word w[i] that needs SubWord in FIPS-197 5.2, i mod Nk == 0, or i mod Nk == 4 with
-    Nk = 8 (i >= Nk: the words computed from it; i < Nk: the key words, which are emitted
-    while the expander computes w[i + Nk] from them)."""
-    nk = klen // 4
-    return sbox_reg(dut) == 1 and (i % nk == 0 or (nk == 8 and i % nk == 4))
 
 
 def key_field(key: bytes, rng: random.Random) -> int:
@@ -96,9 +81,8 @@ async def ke_expand(dut, rng: random.Random, key: bytes, size_code: int | None =
                     start_while_busy: bool = False) -> list[int]:
     """Start an expansion (called just after a rising edge, core idle), collect every
     word and check the timing of the header: start in cycle 0 -> w[k] with w_idx = k in
-    cycle k+1 (SBOX_REG = 1: plus one gap clock, busy high and w_valid low, before each
-    word that needs SubWord), w_last with the final word, busy high from cycle 1 to the
-    final word and low after it. With start_while_busy, start stays high with another key during the
+    cycle k+1, w_last with the final word, busy high from cycle 1 to the final word and
+    low after it. With start_while_busy, start stays high with another key during the
     whole expansion (it must be ignored)."""
     n = 4 * (NR[len(key)] + 1)
     dut.key_data.value = key_field(key, rng)
@@ -113,13 +97,7 @@ async def ke_expand(dut, rng: random.Random, key: bytes, size_code: int | None =
         dut.key_data.value = 0
     words = []
     for k in range(n):
-        if gap_before(dut, len(key), k):
-            await ReadOnly()
-            assert int(dut.busy.value) == 1, f"busy low in the gap before w[{k}]"
-            assert int(dut.w_valid.value) == 0, f"w_valid high in the gap before w[{k}]"
-            assert int(dut.w_last.value) == 0, f"w_last high in the gap before w[{k}]"
-            await RisingEdge(dut.clk)
-        await ReadOnly()  # cycle k+1 (+ gaps)
+        await ReadOnly()  # cycle k+1
         assert int(dut.busy.value) == 1, f"busy low in cycle {k + 1}"
         assert int(dut.w_valid.value) == 1, f"w_valid low in cycle {k + 1}"
         assert int(dut.w_idx.value) == k, f"w_idx = {int(dut.w_idx.value)} in cycle {k + 1}, expected {k}"
@@ -182,12 +160,8 @@ async def key_expand_start_ignored_while_busy(dut):
 
 
 def key_window_values(dut) -> list[int]:
-    """White-box: the expansion window registers (aes_key_expand.win), and with
-    SBOX_REG = 1 the registered SubWord of the newest word (g_reg.sub_q)."""
-    vals = [int(dut.win[j].value) for j in range(8)]
-    if sbox_reg(dut):
-        vals.append(int(dut.g_reg.sub_q.value))
-    return vals
+    """White-box: the expansion window registers (aes_key_expand.win)."""
+    return [int(dut.win[j].value) for j in range(8)]
 
 
 @cocotb.test()
@@ -210,13 +184,11 @@ async def key_expand_abort(dut):
             await RisingEdge(dut.clk)  # start sampled
             dut.start.value = 0
             dut.key_data.value = 0
-            # w[0] .. w[r-1] (and the gap clocks up to w[r]) go by; abort while w[r] is shown
-            for _ in range(r + sum(gap_before(dut, klen, i) for i in range(r + 1))):
+            for _ in range(r):         # w[0] .. w[r-1] go by; abort while w[r] is shown
                 await RisingEdge(dut.clk)
             getattr(dut, sig).value = 1
             await ReadOnly()
-            assert int(dut.busy.value) == 1 and int(dut.w_idx.value) == r and int(dut.w_valid.value) == 1, \
-                "abort not placed as intended"
+            assert int(dut.busy.value) == 1 and int(dut.w_idx.value) == r, "abort not placed as intended"
         else:                          # abort in the same cycle as start
             getattr(dut, sig).value = 1
         await RisingEdge(dut.clk)
@@ -225,7 +197,7 @@ async def key_expand_abort(dut):
         dut.key_data.value = 0
         where = f"after {sig} at word {r} of AES-{8 * klen}"
         await ke_assert_idle(dut, where)
-        assert not any(key_window_values(dut)), f"key window not cleared {where}"
+        assert key_window_values(dut) == [0] * 8, f"key window not cleared {where}"
         for _ in range(3):
             await RisingEdge(dut.clk)
             await ke_assert_idle(dut, where + " (later)")
@@ -234,20 +206,18 @@ async def key_expand_abort(dut):
         words = await ke_expand(dut, rng, key2)
         check_words_by_encryption(rng, key2, words, nblocks=1)
         await ReadOnly()
-        assert not any(key_window_values(dut)), "key window not cleared after a completed expansion"
+        assert key_window_values(dut) == [0] * 8, "key window not cleared after a completed expansion"
         await RisingEdge(dut.clk)
     dut._log.info("checked %d aborts", len(trials))
 
 
 # ------------------------------------------------------------------------ pytest entry
-CASES = [pytest.param(s, p, id=sim.case_id(s, p))
-         for p in [{"SBOX_IMPL": 0}, {"SBOX_IMPL": 1}, {"SBOX_IMPL": 0, "SBOX_REG": 1}] for s in sim.SIMULATORS]
+CASES = [pytest.param(s, p, id=sim.case_id(s, p)) for p in [{"SBOX_IMPL": 0}, {"SBOX_IMPL": 1}] for s in sim.SIMULATORS]
 
 
 @pytest.mark.parametrize("simulator,parameters", CASES)
 def test_aes_key_expand(simulator, parameters):
-    """Every key-expansion test, both S-box implementations and the registered S-box
-    output, on each simulator."""
+    """Every key-expansion test, both S-box implementations, on each simulator."""
     sim.require(simulator)
     sim.run_and_check(
         toplevel="aes_key_expand",
