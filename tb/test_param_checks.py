@@ -52,8 +52,6 @@ BAD = [
      "aes_sbox_bram_DIR_not_0_1_2", "aes_sbox_bram: DIR must be 0 or 1 or 2"),
     ("pipe-rr5-table", "aes_pipe", rtl.core_sources("pipe"), {"ROUND_REGS": 5},
      "aes_pipe_ROUND_REGS_needs_comp", "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1"),
-    ("kexp-sboxreg2", "aes_key_expand", rtl.sources(), {"SBOX_REG": 2},
-     "aes_key_expand_SBOX_REG_not_0_or_1", "aes_key_expand: SBOX_REG must be 0 or 1"),
     ("iter128-stages3", "aes_iter128", rtl.core_sources("iter128"), {"ROUND_STAGES": 3},
      "aes_iter128_ROUND_STAGES_not_1_or_2", "aes_iter128: ROUND_STAGES must be 1 or 2"),
     ("iter32-sbox3", "aes_iter32", rtl.core_sources("iter32"), {"SBOX_IMPL": 3},

@@ -368,9 +368,10 @@ module aes_pipe #(
     // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
     // path), far below the rounds.
     // With ROUND_REGS >= 2 that loop (a table S-box in it) is critical on ECP5 at 129.8
-    // MHz (aes128-enc, seed 1). Registering the expander's S-box output (aes_key_expand
-    // SBOX_REG = 1) was measured and dropped: 77.2 / 79.5 MHz (seeds 1 / 2), the output
-    // buffer's pop path then stretched across the device (docs/pipe.md).
+    // MHz (aes128-enc, seed 1). Registering the expander's S-box output (a gap clock
+    // before each word that needs SubWord) was measured and dropped: 77.2 / 79.5 MHz
+    // (seeds 1 / 2), the output buffer's pop path then stretched across the device
+    // (docs/pipe.md).
     aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
