@@ -23,7 +23,8 @@
 //     would go into S), the arriving data gated by in_valid.
 //   * R loads only from the RAM, at the registered read pointer, with nothing but its
 //     enable and a synchronous clear between the RAM read and the register; O never
-//     reads the RAM. The FIFO's empty flag is a register.
+//     reads the RAM. The FIFO's empty flag is a register, and so is a one-entry flag
+//     beside it, so the flag's next value needs no pointer increment and compare.
 //   * A block arriving while K is empty and nothing is buffered is handed straight to the
 //     output stage, so the buffer adds no latency. A block arriving while S and R will be
 //     empty after the edge and the FIFO is empty goes into S (the output stage takes S,
@@ -33,13 +34,16 @@
 //     block per clock from K, S, R or the input: the m_axis timing is that of a plain
 //     FIFO with an output register.
 //   * The err flag of a FIFO entry is stored with its tag in the RAM; kill marks the
-//     entries present after its edge with a kill mark, the write pointer after that edge:
-//     while kill_pend is set the entries from the read pointer up to the mark are err, and
-//     kill_pend falls when the read pointer reaches the mark (an equality of registers).
-//     No count, adder or per-entry flag register lies on these paths.
-//   * S, R and O read zero while empty, S, R and K after kill; S also while it holds an
-//     err block, R from the cycle after it loads one (its err flag zeroes the data on the
-//     way to the output stage).
+//     entries present after its edge with a kill mark, the write pointer after that edge,
+//     and so does every clock of the RAM wipe (a block pushed then carries err, but its
+//     data write gives way to the wipe): while kill_pend is set the entries from the read
+//     pointer up to the mark are err, and kill_pend falls when the read pointer reaches
+//     the mark after the wipe (an equality of registers). No count, adder or per-entry
+//     flag register lies on these paths.
+//   * S, R and O read zero while empty, S, R and K after kill; S and R also while they
+//     hold an err block (an err block is written with zero data; R loads an entry in the
+//     kill mark's range as zero), so no err flag masks the data on the way to the output
+//     stage.
 //
 // Parameters
 //   DW    : block width in bits (>= 1, default 128)
@@ -97,7 +101,8 @@ module pipe_obuf #(
     (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
     reg             fifo_empty;            // register: wr_ptr == rd_ptr
-    reg [DAW:0]     kill_mark;             // wr_ptr after the last kill's edge
+    reg             fifo_one;              // register: wr_ptr == rd_ptr + 1
+    reg [DAW:0]     kill_mark;             // wr_ptr after the last kill or wipe edge
     reg             kill_pend;             // entries rd_ptr .. kill_mark - 1 are err
     reg             wipe_busy;
     reg [DAW-1:0]   wipe_addr;
@@ -143,9 +148,21 @@ module pipe_obuf #(
     wire [DW-1:0]     head_data = data_mem[rd_addr];
     wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
-    // an entry is err if it was written err, or if it was in the FIFO at a kill (from the
-    // read pointer up to the kill mark; their RAM data may not be wiped yet)
-    wire             head_err  = head_te[TAG_W] || (kill_pend && (rd_ptr != kill_mark));
+    // an entry is err if it was written err, or if it lies from the read pointer up to the
+    // kill mark (in the FIFO at a kill, or pushed while the data RAM was wiped: its RAM data
+    // may be stale). head_kerr is a function of registers alone: R loads such an entry as
+    // zero; every other err entry was written with zero data (in_data is zero when in_err
+    // is set), so R's data is zero whenever r_err is set and the offered block needs no
+    // err mask.
+    wire             head_kerr = kill_pend && (rd_ptr != kill_mark);
+    wire             head_err  = head_te[TAG_W] || head_kerr;
+
+    // FIFO fill of the next clock: fifo_one marks a single entry, so the empty flag's next
+    // value needs no pointer increment and compare; cnt_is2 is a compare of registers
+    localparam [DAW:0] TWO = 2;
+    wire cnt_is2      = ((rd_ptr + TWO) == wr_ptr);
+    wire fifo_empty_n = (push && !pop) ? 1'b0 : (pop && !push) ? fifo_one : fifo_empty;
+    wire fifo_one_n   = (push && !pop) ? fifo_empty : (pop && !push) ? cnt_is2 : fifo_one;
 
     // RAM write ports: every arriving block is written into the free entry at wr_addr,
     // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
@@ -168,13 +185,14 @@ module pipe_obuf #(
             wr_ptr    <= {(DAW + 1){1'b0}};
             rd_ptr    <= {(DAW + 1){1'b0}};
             fifo_empty <= 1'b1;
+            fifo_one  <= 1'b0;
             wipe_busy <= 1'b1;
             wipe_addr <= {DAW{1'b0}};
         end else begin
             if (push) wr_ptr <= wr_ptr_up;
             if (pop) rd_ptr <= rd_ptr_up;
-            if (push && !pop)      fifo_empty <= 1'b0;
-            else if (pop && !push) fifo_empty <= (rd_ptr_up == wr_ptr);
+            fifo_empty <= fifo_empty_n;
+            fifo_one   <= fifo_one_n;
             if (kill) begin
                 wipe_busy <= 1'b1;
                 wipe_addr <= {DAW{1'b0}};
@@ -186,18 +204,21 @@ module pipe_obuf #(
     end
 
     // kill marks every entry in the FIFO after its edge (a block pushed at that edge
-    // included) err: the kill mark is the write pointer after the edge (the register or
-    // its increment, both from the register), and the entries from the read pointer up
-    // to it are err. kill_pend falls once the read pointer has reached the mark (an
-    // equality of registers), so a mark left behind never applies to later entries.
+    // included) err, and so does every push while the data RAM is wiped (after rst or
+    // kill; its data write gives way to the wipe, and every such block carries err): the
+    // kill mark is the write pointer after a kill edge or a wipe edge (the register or its
+    // increment, both from the register), and the entries from the read pointer up to it
+    // are err. While the wipe runs the mark equals the write pointer, so the read pointer
+    // cannot pass it; after the wipe kill_pend falls once the read pointer has reached the
+    // mark (an equality of registers), so a mark left behind never applies to later
+    // entries.
     always @(posedge clk) begin
-        if (rst) kill_pend <= 1'b0;
-        else if (kill) kill_pend <= 1'b1;
-        else if (rd_ptr == kill_mark) kill_pend <= 1'b0;
+        if (rst || kill) kill_pend <= 1'b1;
+        else if (!wipe_busy && (rd_ptr == kill_mark)) kill_pend <= 1'b0;
     end
     always @(posedge clk) begin
         if (rst) kill_mark <= {(DAW + 1){1'b0}};
-        else if (kill) kill_mark <= push ? wr_ptr_up : wr_ptr;
+        else if (kill || wipe_busy) kill_mark <= push ? wr_ptr_up : wr_ptr;
     end
 
     // next values of the valid bits and the FIFO-empty flag (as the registers below
@@ -205,8 +226,6 @@ module pipe_obuf #(
     wire k_valid_n    = k_valid ? !out_free : (h_valid && !out_free);
     wire s_valid_n    = in_to_s || (s_valid && !s_to_o);
     wire r_valid_n    = pop || (r_valid && !r_to_o);
-    wire fifo_empty_n = (push && !pop) ? 1'b0 :
-                        (pop && !push) ? (rd_ptr_up == wr_ptr) : fifo_empty;
     wire adv_n        = !k_valid_n;
     wire idle_n       = adv_n && !s_valid_n && !r_valid_n && fifo_empty_n;
     wire s_load_n     = !idle_n && fifo_empty_n && (!s_valid_n || adv_n) &&
@@ -265,12 +284,12 @@ module pipe_obuf #(
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
     // the register's enable and clear (both from registers and kill); zero while empty
-    // and after kill. An err entry is loaded as read (the RAM entry of a block marked err
-    // by kill may not be wiped yet): r_err masks it on the way into O and K, and R is
-    // cleared in the next cycle unless a new block is popped (so no flag decode of the
-    // RAM read lies on R's clear).
+    // and after kill. An entry in the kill mark's range (head_kerr, registers) is loaded
+    // as zero; any other err entry holds zero data in the RAM, so R holds zero whenever
+    // r_err is set (no flag decode of the RAM read lies on R's clear, and the offered
+    // block needs no err mask).
     always @(posedge clk) begin
-        if (rst || kill || (!pop && (r_err || r_to_o))) r_data <= {DW{1'b0}};
+        if (rst || kill || (pop ? head_kerr : (r_err || r_to_o))) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
     end
     always @(posedge clk) begin
@@ -281,13 +300,13 @@ module pipe_obuf #(
         if (pop) r_tag <= head_tag;
     end
 
-    // the block offered to the output stage: S, else R (zero when err), else the
+    // the block offered to the output stage: S, else R (zero when err, see R), else the
     // arriving block (zero unless in_valid); the selects are registers. While K is
     // empty it is handed over exactly when h_valid, and it is zero when nothing is.
     wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
     wire [DW-1:0]     h_data = s_valid ? s_data :
-                              r_valid ? (r_data & {DW{!r_err}}) : (in_data & {DW{in_valid}});
+                              r_valid ? r_data : (in_data & {DW{in_valid}});
 
     // K: loads the offered block whenever it is empty (enable: K's valid bit, a
     // register), so it holds the block it keeps when O is held, and while empty a copy
@@ -334,6 +353,11 @@ module pipe_obuf #(
     always @(*) if (f_rst_seen) begin
         assert(s_load_q == s_load);
         assert(s_ce_q == (s_load || adv));
+        assert(fifo_empty == (wr_ptr == rd_ptr));
+        assert(fifo_one == (wr_ptr == rd_ptr_up));
+        // an err block in R or S holds zero data (so the offered block needs no mask)
+        if (r_err) assert(r_data == {DW{1'b0}});
+        if (s_err && s_valid) assert(s_data == {DW{1'b0}});
     end
 `endif
 endmodule
