@@ -129,16 +129,6 @@ module aes_pipe #(
     // ------------------------------------------------------------------------------
     // Sideband of a block: {tag, slot, offc[1:0], dec, err}
     // ------------------------------------------------------------------------------
-    function sb_ok;            // valid and no err
-        input           v;
-        /* verilator lint_off UNUSEDSIGNAL */
-        input [SBW-1:0] sb;
-        /* verilator lint_on UNUSEDSIGNAL */
-        begin
-            sb_ok = v && !sb[0];
-        end
-    endfunction
-
     // 1 when a block passes round stage j unchanged (j <= NR_MAX - Nr, i.e. offc >=
     // (j + 1) / 2); only stages 1 .. NR_MAX - 10 can be passed
     function sb_byp;
@@ -209,6 +199,16 @@ module aes_pipe #(
             psb[SBW*p +: SBW] <= {psb[SBW*(p-1)+1 +: SBW-1], psb[SBW*(p-1)] | zeroize};
     end
 
+    // ok bit of every position: valid and no err (pv[q] && !psb[SBW*q], the same value),
+    // as its own register chain, so that the ok of a stage register (the synchronous
+    // clear of its 128 data flip-flops) comes straight from a flip-flop, with no gate
+    // between it and its fan-out
+    reg [PN-1:0] pok;
+    always @(posedge clk) begin
+        if (rst) pok <= {PN{1'b0}};
+        else     pok <= {pok[PN-2:0] & {(PN-1){!zeroize}}, in_acc && !in_sb[0] && !zeroize};
+    end
+
     // {valid, sideband} of position q at index q + 1 (index 0: the block being accepted)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [(SBW+1)*(PN+1)-1:0] pos_all;    // (the last positions feed only the buffer)
@@ -267,14 +267,22 @@ module aes_pipe #(
             end else begin : g_next
                 // entry k: the block now at position (j-1)*R + k enters register k next
                 for (k = 0; k < NREG; k = k + 1) begin : g_ctl
-                    wire [SBW:0] b = pos_all[(SBW+1)*((j - 1) * ROUND_REGS + k + 1) +: SBW+1];
-                    assign c_ok[k]  = sb_ok(b[SBW], b[SBW-1:0]);
+                    /* verilator lint_off UNUSEDSIGNAL */
+                    wire [SBW-1:0] b = pos_all[(SBW+1)*((j - 1) * ROUND_REGS + k + 1) +: SBW];
+                    /* verilator lint_on UNUSEDSIGNAL */
+                    assign c_ok[k]  = pok[(j - 1) * ROUND_REGS + k];
                     assign c_dec[k] = b[1];
                     assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
                 end
                 // round key for the block two places before this stage's ARK register
-                wire [SBW:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1) +: SBW+1];
-                assign r_ok   = sb_ok(rb[SBW], rb[SBW-1:0]);
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1) +: SBW];
+                /* verilator lint_on UNUSEDSIGNAL */
+                if (j * ROUND_REGS == 1) begin : g_rok_in
+                    assign r_ok = in_acc && !in_sb[0];
+                end else begin : g_rok_pos
+                    assign r_ok = pok[(j * ROUND_REGS - 2) % PN];
+                end
                 assign r_addr = sb_addr(rb[SBW-1:0]);
             end
             aes_pipe_stage #(
