@@ -150,12 +150,12 @@ module pipe_obuf #(
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
     // an entry is err if it was written err, or if it lies from the read pointer up to the
     // kill mark (in the FIFO at a kill, or pushed while the data RAM was wiped: its RAM data
-    // may be stale). head_kerr is a function of registers alone: R loads such an entry as
-    // zero; every other err entry was written with zero data (in_data is zero when in_err
-    // is set), so R's data is zero whenever r_err is set and the offered block needs no
-    // err mask.
-    wire             head_kerr = kill_pend && (rd_ptr != kill_mark);
-    wire             head_err  = head_te[TAG_W] || head_kerr;
+    // may be stale): kill_pend && rd_ptr != kill_mark, precomputed into the register
+    // kerr_q (below). R loads such an entry as zero; every other err entry was written
+    // with zero data (in_data is zero when in_err is set), so R's data is zero whenever
+    // r_err is set and the offered block needs no err mask.
+    reg              kerr_q;
+    wire             head_err  = head_te[TAG_W] || kerr_q;
 
     // FIFO fill of the next clock: fifo_one marks a single entry, so the empty flag's next
     // value needs no pointer increment and compare; cnt_is2 is a compare of registers
@@ -219,6 +219,18 @@ module pipe_obuf #(
     always @(posedge clk) begin
         if (rst) kill_mark <= {(DAW + 1){1'b0}};
         else if (kill || wipe_busy) kill_mark <= push ? wr_ptr_up : wr_ptr;
+    end
+    // kerr_q: the entry at the read pointer lies in the kill mark's range (kill_pend &&
+    // rd_ptr != kill_mark), from next-state values: at a kill or wipe edge the mark
+    // becomes the write pointer (kill_pend set), so the range is the whole FIFO; else the
+    // mark holds and kill_pend falls at rd_ptr == kill_mark, and the read pointer moves
+    // by pop (equalities of registers, selected by pop).
+    wire mark_eq0 = (rd_ptr == kill_mark);
+    wire mark_eq1 = (rd_ptr_up == kill_mark);
+    always @(posedge clk) begin
+        if (rst) kerr_q <= 1'b0;
+        else if (kill || wipe_busy) kerr_q <= !fifo_empty_n;
+        else kerr_q <= kill_pend && !mark_eq0 && !(pop && mark_eq1);
     end
 
     // next values of the valid bits and the FIFO-empty flag (as the registers below
@@ -284,12 +296,12 @@ module pipe_obuf #(
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
     // the register's enable and clear (both from registers and kill); zero while empty
-    // and after kill. An entry in the kill mark's range (head_kerr, registers) is loaded
+    // and after kill. An entry in the kill mark's range (kerr_q, a register) is loaded
     // as zero; any other err entry holds zero data in the RAM, so R holds zero whenever
     // r_err is set (no flag decode of the RAM read lies on R's clear, and the offered
     // block needs no err mask).
     always @(posedge clk) begin
-        if (rst || kill || (pop ? head_kerr : (r_err || r_to_o))) r_data <= {DW{1'b0}};
+        if (rst || kill || (pop ? kerr_q : r_to_o)) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
     end
     always @(posedge clk) begin
@@ -355,6 +367,7 @@ module pipe_obuf #(
         assert(s_ce_q == (s_load || adv));
         assert(fifo_empty == (wr_ptr == rd_ptr));
         assert(fifo_one == (wr_ptr == rd_ptr_up));
+        assert(kerr_q == (kill_pend && (rd_ptr != kill_mark)));
         // an err block in R or S holds zero data (so the offered block needs no mask)
         if (r_err) assert(r_data == {DW{1'b0}});
         if (s_err && s_valid) assert(s_data == {DW{1'b0}});
