@@ -5,12 +5,21 @@
 // pipeline's output buffer (pipe_obuf) and output register can hold. So every block that
 // leaves the last round finds room, and the pipeline needs no global clock enable.
 //
-// Both the count and `room` are registers, and neither has an adder after the late
-// inputs: in_acc (s_axis_tvalid && s_axis_tready) and out_taken (m_axis_tvalid &&
-// m_axis_tready) arrive at the end of the cycle from the stream ports, so the count's
-// next value is chosen among the register, its increment and its decrement (both
-// computed from the register alone), and room's among 1, "count < CAP - 1" (from the
-// register alone) and its own value.
+// Both `room` and the count are registers, and the count does not follow in_acc itself
+// but its registered copy acc_q: in_acc (s_axis_tvalid && s_axis_tready) is decided late
+// in the cycle by the input port's logic, which the placer puts wherever its many loads
+// pull it, so a counter fed by it directly closes a loop room -> s_axis_tready -> in_acc
+// -> count/room across the device (the ECP5 critical path of tdea_pipe at 121.6 MHz).
+// The count w holds the blocks accepted before the previous cycle and not yet taken (the
+// true count minus acc_q), and room is computed as if a block were accepted in every
+// cycle: room = w + 1 < CAP after the edge. Since the true count is at most w + 1, a
+// block accepted while room is high still finds a place (the count never exceeds CAP),
+// and the only late input of the count and of room is out_taken (m_axis_tvalid &&
+// m_axis_tready): their next values are chosen among values computed from the registers
+// alone. The cost: after a cycle without an accept, the last credit stays unused until
+// a block is taken (at most CAP - 1 blocks are then accepted and not yet taken). With
+// an accept in every cycle room is exact, and a pipeline whose buffer holds its whole
+// latency (CAP - 1 >= blocks in flight at one block per clock) keeps one block per clock.
 //
 // Parameters
 //   CW  : counter width in bits (>= 2); CAP must fit: CAP < 2**CW
@@ -18,10 +27,14 @@
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (count 0, room 1)
 //   in_acc    : a block is accepted this cycle (must be low while room is low)
-//   out_taken : a block is taken on the output stream this cycle
-//   room      : register, count < CAP: a block may be accepted this cycle
+//   out_taken : a block is taken on the output stream this cycle (at the earliest two
+//               cycles after its accept: every pipeline has a latency of two or more)
+//   room      : register, a block may be accepted this cycle (see above: the count of
+//               blocks accepted and not yet taken, plus one unless a block was accepted
+//               in the previous cycle, is below CAP)
 // Timing: room falls in the cycle after the accept that uses the last credit, and rises
-// in the cycle after a block is taken (one credit returns per block taken).
+// in the cycle after a block is taken (one credit returns per block taken); after a
+// cycle without an accept it may fall one credit early (above).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -42,25 +55,62 @@ module pipe_credits #(
                      "pipe_credits: CAP must be 1 .. 2**CW - 1")
     endgenerate
 
-    localparam [CW-1:0] CAPV = CAP;
+    localparam [CW-1:0] CAPC = CAP;
+    localparam [CW:0] CAPV = {1'b0, CAPC};
+    localparam [CW:0] ONE  = 1;
+    localparam [CW:0] TWO  = 2;
 
-    reg [CW-1:0] used;                                  // accepted and not yet taken
+    reg          acc_q;                                 // in_acc of the previous cycle
+    reg [CW-1:0] w;                                     // accepted and not yet taken, minus acc_q
 
-    wire [CW-1:0] used_up   = used + 1'b1;              // from the register alone
-    wire [CW-1:0] used_dn   = used - 1'b1;
-    wire          below_cm1 = used < CAPV - 1'b1;       // one more in leaves room
+    // next values, from the registers alone (compares one bit wider, so CAP - 2 < 0 works)
+    wire [CW-1:0] w_up   = w + 1'b1;
+    wire [CW-1:0] w_dn   = w - 1'b1;
+    wire [CW:0]   w_x    = {1'b0, w};
+    wire          room_up = (w_x + TWO) < CAPV;          // after w + 1: (w + 1) + 1 < CAP
+    wire          room_eq = (w_x + ONE) < CAPV;          // after w:      w + 1 < CAP
+    wire          room_dn = w_x < CAPV;                  // after w - 1: (w - 1) + 1 < CAP
 
     always @(posedge clk) begin
         if (rst) begin
-            used <= {CW{1'b0}};
-            room <= 1'b1;
+            acc_q <= 1'b0;
+            w     <= {CW{1'b0}};
+            room  <= 1'b1;
         end else begin
-            case ({in_acc, out_taken})
-                2'b10:   begin used <= used_up; room <= below_cm1; end
-                2'b01:   begin used <= used_dn; room <= 1'b1;      end
-                default: ;                                  // none, or one in and one out
+            acc_q <= in_acc;
+            case ({acc_q, out_taken})
+                2'b10:   begin w <= w_up; room <= room_up; end
+                2'b01:   begin w <= w_dn; room <= room_dn; end
+                default: room <= room_eq;               // none, or one in and one out
             endcase
         end
     end
+
+`ifdef FORMAL
+    // the true count of blocks accepted and not yet taken (f_used) is w + acc_q, and room
+    // implies a free credit, so the count never exceeds CAP (proven inside the aes_pipe
+    // and pipe_credits proofs, which read this module)
+    reg          f_rst_seen = 1'b0;
+    reg [CW:0]   f_used = {(CW + 1){1'b0}};
+    always @(posedge clk) begin
+        if (rst) f_rst_seen <= 1'b1;
+        if (rst) f_used <= {(CW + 1){1'b0}};
+        else     f_used <= f_used + {{CW{1'b0}}, in_acc} - {{CW{1'b0}}, out_taken};
+    end
+    // the module's input rules: an accept only with room, and a block is taken at the
+    // earliest two cycles after its accept (assumed when this module is the top of the
+    // proof, formal/pipe_credits.sby; else asserted, as the core guarantees them)
+    wire f_in_ok = (!in_acc || room) && (!out_taken || f_used > {{CW{1'b0}}, acc_q});
+    always @(*) if (f_rst_seen) begin
+`ifdef PIPE_CREDITS_TOP
+        assume(f_in_ok);
+`else
+        assert(f_in_ok);
+`endif
+        assert(f_used == {1'b0, w} + {{CW{1'b0}}, acc_q});
+        if (room) assert(f_used < CAPV);
+        assert(f_used <= CAPV);
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -52,7 +52,8 @@
 //   E + NR_MAX * ROUND_REGS (e.g. 14 for the defaults), for every key size, when the
 //   output buffer is empty.
 //   Throughput: one block per clock while m_axis_tready is high.
-//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
+//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, or 2**DAW
+//   after a cycle without an accept: rtl/common/pipe_credits.v; DAW =
 //   clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a

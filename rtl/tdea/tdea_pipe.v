@@ -45,7 +45,8 @@
 //   (input register, 48 * RND_REGS round registers, result register, the buffer's output
 //   register).
 //   Throughput: one block per clock while m_axis_tready is high.
-//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, DAW =
+//   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, or 2**DAW
+//   after a cycle without an accept: rtl/common/pipe_credits.v; DAW =
 //   clog2(48 * RND_REGS + 4), i.e. 65 or 129 blocks accepted and not yet taken), except
 //   that a block is held off while its slot is being loaded or requested (key_valid with
 //   key_slot equal to the block's slot).
