@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // tdea_des_ek: first half of a DES round (FIPS 46-3 / NIST SP 800-67): the expansion E
-// of the right half, XORed with the round's subkey. Combinational.
+// of the right half, XORed with the round's subkey. Combinational. The right half may be
+// given as two terms (r xor rx): tdea_pipe_stage passes the previous round's L and f, so
+// that each S-box input is one XOR of three bits, in one LUT4 when the module keeps its
+// hierarchy; tdea_iter passes rx = 0.
 //
 // Bit order: DES numbers bits from 1 at the most significant end, so DES bit k of an
 // n-bit vector v is v[n-k] (the same in every tdea_* module).
 // Ports
-//   r      : right half R (32 bits)
+//   r, rx  : right half R = r xor rx (32 bits each)
 //   subkey : the round's 48-bit subkey (PC-2 output)
 //   x      : E(R) xor subkey (48 bits), the S-box inputs of tdea_des_f
 `timescale 1ns / 1ps
 `default_nettype none
 module tdea_des_ek (
     input  wire [31:0] r,
+    input  wire [31:0] rx,
     input  wire [47:0] subkey,
     output wire [47:0] x
 );
@@ -28,7 +32,7 @@ module tdea_des_ek (
     generate
         for (i = 0; i < 48; i = i + 1) begin : g_e
             localparam integer SRC = 32 - {24'd0, E_T[(47-i)*8 +: 8]};   // constant bit index
-            assign e[47-i] = r[SRC];
+            assign e[47-i] = r[SRC] ^ rx[SRC];
         end
     endgenerate
     assign x = e ^ subkey;

@@ -127,7 +127,7 @@ module tdea_iter #(
         .raddr({in_slot, in_dec}), .rdata(sk_first));
     wire [47:0] x;
     wire [63:0] nst;
-    tdea_des_ek u_ek (.r(st[31:0]), .subkey(sk_r), .x(x));
+    tdea_des_ek u_ek (.r(st[31:0]), .rx(32'd0), .subkey(sk_r), .x(x));
     tdea_des_sp u_sp (.x(x), .lr(st), .swap(rnd[3:0] != 4'd15), .out(nst));
     wire [63:0] res;
     tdea_perm #(.FINAL(1)) u_fp (.in(nst), .out(res));

@@ -101,9 +101,16 @@ module tdea_pipe_stage #(
     // the round's halves from the previous round's {L, R} and f
     wire [31:0] lf  = in_lr[63:32] ^ in_f;
     wire [63:0] lr  = PSWAP ? {in_lr[31:0], lf} : {lf, in_lr[31:0]};
-    // and the S-box input x = E(R) xor K
+    // and the S-box input x = E(R) xor K, with R given to tdea_des_ek as its two terms
+    // (L and f of the previous round where this round's R is L xor f): every bit of x is
+    // then one 3-input XOR of registers, in one LUT4 inside the kept hierarchy. Flattened,
+    // the synthesis shared lf (also this stage's register input) and put two to three
+    // LUT levels before the S-boxes, 7.1-7.6 ns with a long route between them (the
+    // ECP5 critical path of tdea_pipe on both placer seeds after the credit change).
     wire [47:0] x_in;
-    tdea_des_ek u_ek (.r(lr[31:0]), .subkey(sk), .x(x_in));
+    (* keep_hierarchy *)
+    tdea_des_ek u_ek (.r(PSWAP ? in_lr[63:32] : in_lr[31:0]), .rx(PSWAP ? in_f : 32'd0),
+                      .subkey(sk), .x(x_in));
 
     // optional middle register: {L, R} and x
     wire             m_v;
