@@ -100,9 +100,11 @@ module pipe_obuf #(
     (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
     (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
+    reg [DAW:0]     rd_ptr_p2;             // register: rd_ptr + 2
     reg             fifo_empty;            // register: wr_ptr == rd_ptr
     reg             fifo_one;              // register: wr_ptr == rd_ptr + 1
     reg [DAW:0]     kill_mark;             // wr_ptr after the last kill or wipe edge
+    reg [DAW:0]     kill_mark_m1;          // register: kill_mark - 1
     reg             kill_pend;             // entries rd_ptr .. kill_mark - 1 are err
     reg             wipe_busy;
     reg [DAW-1:0]   wipe_addr;
@@ -144,7 +146,9 @@ module pipe_obuf #(
     wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
     wire [DAW:0]     wr_ptr_up = wr_ptr + 1'b1;
+    localparam [DAW:0] TWO = 2;
     wire [DAW:0]     rd_ptr_up = rd_ptr + 1'b1;
+    wire [DAW:0]     wr_ptr_dn = wr_ptr - 1'b1;
     wire [DW-1:0]     head_data = data_mem[rd_addr];
     wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
@@ -159,8 +163,8 @@ module pipe_obuf #(
 
     // FIFO fill of the next clock: fifo_one marks a single entry, so the empty flag's next
     // value needs no pointer increment and compare; cnt_is2 is a compare of registers
-    localparam [DAW:0] TWO = 2;
-    wire cnt_is2      = ((rd_ptr + TWO) == wr_ptr);
+    // (rd_ptr_p2 = rd_ptr + 2 is a register counted beside rd_ptr: no carry chain here)
+    wire cnt_is2      = (rd_ptr_p2 == wr_ptr);
     wire fifo_empty_n = (push && !pop) ? 1'b0 : (pop && !push) ? fifo_one : fifo_empty;
     wire fifo_one_n   = (push && !pop) ? fifo_empty : (pop && !push) ? cnt_is2 : fifo_one;
 
@@ -184,6 +188,7 @@ module pipe_obuf #(
         if (rst) begin
             wr_ptr    <= {(DAW + 1){1'b0}};
             rd_ptr    <= {(DAW + 1){1'b0}};
+            rd_ptr_p2 <= TWO;
             fifo_empty <= 1'b1;
             fifo_one  <= 1'b0;
             wipe_busy <= 1'b1;
@@ -191,6 +196,7 @@ module pipe_obuf #(
         end else begin
             if (push) wr_ptr <= wr_ptr_up;
             if (pop) rd_ptr <= rd_ptr_up;
+            if (pop) rd_ptr_p2 <= rd_ptr_p2 + 1'b1;
             fifo_empty <= fifo_empty_n;
             fifo_one   <= fifo_one_n;
             if (kill) begin
@@ -217,8 +223,13 @@ module pipe_obuf #(
         else if (!wipe_busy && (rd_ptr == kill_mark)) kill_pend <= 1'b0;
     end
     always @(posedge clk) begin
-        if (rst) kill_mark <= {(DAW + 1){1'b0}};
-        else if (kill || wipe_busy) kill_mark <= push ? wr_ptr_up : wr_ptr;
+        if (rst) begin
+            kill_mark    <= {(DAW + 1){1'b0}};
+            kill_mark_m1 <= {(DAW + 1){1'b1}};
+        end else if (kill || wipe_busy) begin
+            kill_mark    <= push ? wr_ptr_up : wr_ptr;
+            kill_mark_m1 <= push ? wr_ptr : wr_ptr_dn;
+        end
     end
     // kerr_q: the entry at the read pointer lies in the kill mark's range (kill_pend &&
     // rd_ptr != kill_mark), from next-state values: at a kill or wipe edge the mark
@@ -226,7 +237,7 @@ module pipe_obuf #(
     // mark holds and kill_pend falls at rd_ptr == kill_mark, and the read pointer moves
     // by pop (equalities of registers, selected by pop).
     wire mark_eq0 = (rd_ptr == kill_mark);
-    wire mark_eq1 = (rd_ptr_up == kill_mark);
+    wire mark_eq1 = (rd_ptr == kill_mark_m1);        // rd_ptr + 1 == kill_mark, no carry chain
     always @(posedge clk) begin
         if (rst) kerr_q <= 1'b0;
         else if (kill || wipe_busy) kerr_q <= !fifo_empty_n;
@@ -368,6 +379,8 @@ module pipe_obuf #(
         assert(fifo_empty == (wr_ptr == rd_ptr));
         assert(fifo_one == (wr_ptr == rd_ptr_up));
         assert(kerr_q == (kill_pend && (rd_ptr != kill_mark)));
+        assert(kill_mark_m1 == kill_mark - 1'b1);
+        assert(rd_ptr_p2 == rd_ptr + TWO);
         // an err block in R or S holds zero data (so the offered block needs no mask)
         if (r_err) assert(r_data == {DW{1'b0}});
         if (s_err && s_valid) assert(s_data == {DW{1'b0}});
