@@ -3,9 +3,10 @@
 //
 // The environment (assumed): a reset in the first cycle; no block during a reset cycle;
 // the core's credit rule (after any edge the buffer holds at most CAP = 2**DAW + 1
-// blocks); err blocks carry zero data; every block arriving while the data RAM is wiped
-// carries err (the cores' keys are gone then). Everything else (in_valid, in_data,
-// in_tag, in_err, kill, m_axis_tready) is free.
+// blocks); in_data is zero without a block and for an err block (the cores gate it at
+// their last register); every block arriving while the data RAM is wiped carries err
+// (the cores' keys are gone then). Everything else (in_valid, in_data, in_tag, in_err,
+// kill, m_axis_tready) is free.
 // Asserted: the m_axis stream rules (axis_props); tdata zero while tvalid is low and
 // with err; never more blocks out than in; the block numbered F_N (a solver-chosen
 // constant) leaves as output number F_N with its tag, and with its data unless it
@@ -62,7 +63,7 @@ module pipe_obuf_fv #(
         if (!f_past) assume(rst);
         if (rst) assume(!in_valid);
         if (in_valid) assume({1'b0, occ} + 1'b1 - {{CNT_W{1'b0}}, taken} <= CAP);
-        if (in_valid && in_err) assume(in_data == {DW{1'b0}});
+        if (!in_valid || in_err) assume(in_data == {DW{1'b0}});
         if (in_valid && wiping) assume(in_err);
     end
 

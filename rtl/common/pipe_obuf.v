@@ -15,12 +15,15 @@
 //     pointers, kill mark) depends on m_axis_tready.
 //   * Every data register's enable, clear and input select is a function of registers
 //     (the valid bits, r_err, fifo_empty) and kill; the arriving block's in_valid (a
-//     register of the core) only gates its data (zero unless valid) and steers the
-//     pointers and valid bits. K is a plain skid register: it loads the offered block
+//     register of the core) steers the pointers and valid bits only: the core delivers
+//     in_data as zero unless in_valid is set and in_err clear, so the buffer does not
+//     gate the data again (the valid bit of the last pipeline position, placed with the
+//     pipeline, then has no path into the 128 data bits of S, K and O). K is a plain
+//     skid register: it loads the offered block
 //     whenever it is empty (enable: K's valid bit), so it keeps the block handed over
 //     while O is held; while empty it holds a copy of the block handed to O at the same
 //     edge, or zero. S's enable and select come from s_load (registers: an arriving block
-//     would go into S), the arriving data gated by in_valid.
+//     would go into S).
 //   * R loads only from the RAM, at the registered read pointer, with nothing but its
 //     enable and a synchronous clear between the RAM read and the register; O never
 //     reads the RAM. The FIFO's empty flag is a register, and so is a one-entry flag
@@ -58,7 +61,9 @@
 //                   not change until taken); the data RAM is then wiped
 //   in_valid      : a block leaves the last round this cycle (never more than the
 //                   credits the core handed out, so the buffer cannot overflow)
-//   in_err/in_tag/in_data : that block; in_data must already be zero when in_err is set
+//   in_err/in_tag/in_data : that block; in_data must be zero unless in_valid is set and
+//                   in_err clear (zero in every clock without a block, and for an err
+//                   block; asserted in the formal proofs of the cores)
 //   m_axis_*      : output stream; tuser = {tag, err}; tdata is zero when err is set
 //   taken         : m_axis_tvalid && m_axis_tready (one credit returns)
 //   wiping        : the data RAM is being wiped (2**DAW clocks after rst or kill)
@@ -284,9 +289,9 @@ module pipe_obuf #(
     end
 
     // S: loads the arriving block; zero while empty and after kill (err set). Its enable
-    // and the select of its next value come from registers (and kill); the arriving
-    // block is gated by in_valid in the data path: S loads it if s_load and in_valid,
-    // else zero when it empties or was empty (adv: S is handed over if it holds a block).
+    // and the select of its next value come from registers (and kill): S loads in_data
+    // if s_load (zero when no block arrives), else zero when it empties or was empty
+    // (adv: S is handed over if it holds a block).
     // s_load and adv are precomputed into registers (s_load_q, s_ce_q) from the next
     // values of the valid bits and the FIFO-empty flag, so that only kill lies between a
     // register and the DW enables and selects of S (the same values as s_load and
@@ -295,7 +300,7 @@ module pipe_obuf #(
     wire s_in = !kill && s_load_q;
     always @(posedge clk) begin
         if (rst) s_data <= {DW{1'b0}};
-        else if (s_ce) s_data <= in_data & {DW{s_in && in_valid}};
+        else if (s_ce) s_data <= in_data & {DW{s_in}};
     end
     always @(posedge clk) begin
         if (kill) s_err <= 1'b1;
@@ -324,12 +329,13 @@ module pipe_obuf #(
     end
 
     // the block offered to the output stage: S, else R (zero when err, see R), else the
-    // arriving block (zero unless in_valid); the selects are registers. While K is
-    // empty it is handed over exactly when h_valid, and it is zero when nothing is.
+    // arriving block (zero unless in_valid, by the input contract); the selects are
+    // registers. While K is empty it is handed over exactly when h_valid, and it is zero
+    // when nothing is.
     wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
     wire [DW-1:0]     h_data = s_valid ? s_data :
-                              r_valid ? r_data : (in_data & {DW{in_valid}});
+                              r_valid ? r_data : in_data;
 
     // K: loads the offered block whenever it is empty (enable: K's valid bit, a
     // register), so it holds the block it keeps when O is held, and while empty a copy
@@ -374,6 +380,10 @@ module pipe_obuf #(
     reg f_rst_seen = 1'b0;
     always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
     always @(*) if (f_rst_seen) begin
+        // the input contract: no data without a block, and zero data with an err block
+        // (assumed by the stand-alone harness formal/pipe_obuf_fv.v, asserted of the
+        // core's last pipeline position in formal/aes_pipe.sby)
+        if (!in_valid || in_err) assert(in_data == {DW{1'b0}});
         assert(s_load_q == s_load);
         assert(s_ce_q == (s_load || adv));
         assert(fifo_empty == (wr_ptr == rd_ptr));

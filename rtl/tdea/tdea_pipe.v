@@ -238,12 +238,11 @@ module tdea_pipe #(
             if (st_v[NST-1]) begin
                 r_err <= l_sb[0];
                 r_tag <= l_sb[SLOT_W+2 +: TAG_W];
-                r_d   <= l_sb[0] ? 64'd0 : l_res;
             end
-            if (zeroize) begin
-                r_err <= 1'b1;
-                r_d   <= 64'd0;
-            end
+            // zero in every clock without a block (pipe_obuf's input contract: it does
+            // not gate the data with the valid bit), with err, and at zeroize
+            r_d <= (st_v[NST-1] && !l_sb[0] && !zeroize) ? l_res : 64'd0;
+            if (zeroize) r_err <= 1'b1;
         end
     end
 
