@@ -63,7 +63,8 @@
 //                   credits the core handed out, so the buffer cannot overflow)
 //   in_err/in_tag/in_data : that block; in_data must be zero unless in_valid is set and
 //                   in_err clear (zero in every clock without a block, and for an err
-//                   block; asserted in the formal proofs of the cores)
+//                   block; asserted of aes_pipe in formal/aes_pipe.sby; tdea_pipe's
+//                   result register loads zero in every clock without a block)
 //   m_axis_*      : output stream; tuser = {tag, err}; tdata is zero when err is set
 //   taken         : m_axis_tvalid && m_axis_tready (one credit returns)
 //   wiping        : the data RAM is being wiped (2**DAW clocks after rst or kill)
