@@ -33,7 +33,7 @@ module pipe_obuf_fv #(
     (* anyseq *) reg [DW-1:0]    in_data;
     (* anyconst *) reg [CNT_W-1:0] f_n;
 
-    wire             m_axis_tvalid, taken, wiping;
+    wire             m_axis_tvalid, taken, wiping, wiping_nx;
     wire [DW-1:0]    m_axis_tdata;
     wire [TAG_W:0]   m_axis_tuser;
 
@@ -42,7 +42,7 @@ module pipe_obuf_fv #(
         .in_valid(in_valid), .in_err(in_err), .in_tag(in_tag), .in_data(in_data),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
-        .taken(taken), .wiping(wiping));
+        .taken(taken), .wiping(wiping), .wiping_nx(wiping_nx));
 
     wire [CNT_W-1:0] out_cnt;
     wire             f_past;

@@ -68,6 +68,8 @@
 //   m_axis_*      : output stream; tuser = {tag, err}; tdata is zero when err is set
 //   taken         : m_axis_tvalid && m_axis_tready (one credit returns)
 //   wiping        : the data RAM is being wiped (2**DAW clocks after rst or kill)
+//   wiping_nx     : wiping after the next edge unless rst or kill is set (for a caller
+//                   that precomputes a condition on wiping one clock ahead)
 // Timing: a block with in_valid at edge E is presented on m_axis from edge E (output
 // register free) or after the blocks ahead of it; one block per clock in and out.
 `timescale 1ns / 1ps
@@ -90,7 +92,8 @@ module pipe_obuf #(
     output wire [DW-1:0]     m_axis_tdata,
     output wire [TAG_W:0]   m_axis_tuser,
     output wire             taken,
-    output wire             wiping
+    output wire             wiping,
+    output wire             wiping_nx
 );
     // parameter limits (documented above), checked at elaboration
     generate
@@ -146,8 +149,12 @@ module pipe_obuf #(
     wire s_load     = !idle && fifo_empty && s_empty_nx && r_empty_nx;
     wire in_to_s    = in_valid && s_load;
     wire push       = in_valid && !idle && !s_load;
-    // R loads the FIFO head whenever it is empty after the edge (registers alone)
-    wire pop        = !fifo_empty && r_empty_nx;
+    // R loads the FIFO head whenever it is empty after the edge: !fifo_empty &&
+    // r_empty_nx, a function of registers, precomputed one clock ahead into the register
+    // pop_q (below, from the next values of the valid bits and the FIFO-empty flag), so
+    // that R's DW-bit enable, the read pointer and kerr_q's next value start at a flop
+    reg              pop_q;
+    wire pop        = pop_q;
 
     wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
@@ -244,10 +251,14 @@ module pipe_obuf #(
     // by pop (equalities of registers, selected by pop).
     wire mark_eq0 = (rd_ptr == kill_mark);
     wire mark_eq1 = (rd_ptr == kill_mark_m1);        // rd_ptr + 1 == kill_mark, no carry chain
+    reg  kerr_n;                           // kerr_q's next value outside reset
+    always @(*) begin
+        if (kill || wipe_busy) kerr_n = !fifo_empty_n;
+        else kerr_n = kill_pend && !mark_eq0 && !(pop && mark_eq1);
+    end
     always @(posedge clk) begin
         if (rst) kerr_q <= 1'b0;
-        else if (kill || wipe_busy) kerr_q <= !fifo_empty_n;
-        else kerr_q <= kill_pend && !mark_eq0 && !(pop && mark_eq1);
+        else kerr_q <= kerr_n;
     end
 
     // next values of the valid bits and the FIFO-empty flag (as the registers below
@@ -267,6 +278,20 @@ module pipe_obuf #(
         end else begin
             s_load_q <= s_load_n;
             s_ce_q   <= s_load_n || adv_n;
+        end
+    end
+    // pop and R's data clear of the next clock (pop ? kerr_q : r_to_o), from the same
+    // next values and kerr_q's next value; after reset the FIFO is empty and R too
+    wire r_to_o_n     = adv_n && !s_valid_n && r_valid_n;
+    wire pop_n        = !fifo_empty_n && (!r_valid_n || r_to_o_n);
+    reg  r_clr_q;                          // pop ? kerr_q : r_to_o of this clock
+    always @(posedge clk) begin
+        if (rst) begin
+            pop_q   <= 1'b0;
+            r_clr_q <= 1'b0;
+        end else begin
+            pop_q   <= pop_n;
+            r_clr_q <= pop_n ? kerr_n : r_to_o_n;
         end
     end
 
@@ -312,13 +337,13 @@ module pipe_obuf #(
     end
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
-    // the register's enable and clear (both from registers and kill); zero while empty
+    // the register's enable and clear (pop_q and r_clr_q, registers, and kill); zero while empty
     // and after kill. An entry in the kill mark's range (kerr_q, a register) is loaded
     // as zero; any other err entry holds zero data in the RAM, so R holds zero whenever
     // r_err is set (no flag decode of the RAM read lies on R's clear, and the offered
     // block needs no err mask).
     always @(posedge clk) begin
-        if (rst || kill || (pop ? kerr_q : r_to_o)) r_data <= {DW{1'b0}};
+        if (rst || kill || r_clr_q) r_data <= {DW{1'b0}};
         else if (pop) r_data <= head_data;
     end
     always @(posedge clk) begin
@@ -373,6 +398,7 @@ module pipe_obuf #(
     assign m_axis_tuser  = {out_tag, out_err};
     assign taken         = out_valid && m_axis_tready;
     assign wiping        = wipe_busy;
+    assign wiping_nx     = wipe_busy && !(&wipe_addr);
 
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
@@ -387,6 +413,8 @@ module pipe_obuf #(
         if (!in_valid || in_err) assert(in_data == {DW{1'b0}});
         assert(s_load_q == s_load);
         assert(s_ce_q == (s_load || adv));
+        assert(pop_q == (!fifo_empty && r_empty_nx));
+        assert(r_clr_q == ((!fifo_empty && r_empty_nx) ? kerr_q : r_to_o));
         assert(fifo_empty == (wr_ptr == rd_ptr));
         assert(fifo_one == (wr_ptr == rd_ptr_up));
         assert(kerr_q == (kill_pend && (rd_ptr != kill_mark)));

@@ -222,22 +222,25 @@ module aes_pipe #(
         end
     endgenerate
 
-    // slots used by blocks that still have a round-key read ahead of them (positions
-    // 0 .. PN-2), as a register: the positions shift every clock, so the set after the
-    // edge is that of the block being accepted and of positions 0 .. PN-3 now. The same
-    // value as the OR over the positions themselves, without that OR tree (spread over
-    // the whole pipeline) on the path key_ready -> key expander start.
-    reg [NSLOT-1:0] inflight_nx;
+    // Slots used by blocks that still have a round-key read ahead of them (positions
+    // 0 .. PN-2) block a key load of that slot. key_ready is precomputed one clock ahead
+    // per slot (kr_q, below), so it needs this set one clock ahead: the set after the
+    // next edge is that of the block being accepted then and of positions 0 .. PN-3 now.
+    // inflight_m1 holds the slots of positions 0 .. PN-3 as a register: the positions
+    // shift every clock, so after the edge they are the block being accepted and
+    // positions 0 .. PN-4 now. The OR tree over the positions (spread over the whole
+    // pipeline) then ends in a register, away from the key port.
+    reg [NSLOT-1:0] inflight_m1_nx;
     always @(*) begin
-        inflight_nx = {NSLOT{1'b0}};
-        if (in_acc) inflight_nx[in_slot] = 1'b1;
-        for (p = 0; p <= PN - 3; p = p + 1)
-            if (pv[p]) inflight_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
+        inflight_m1_nx = {NSLOT{1'b0}};
+        if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
+        for (p = 0; p <= PN - 4; p = p + 1)
+            if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
     end
-    reg [NSLOT-1:0] inflight;
+    reg [NSLOT-1:0] inflight_m1;
     always @(posedge clk) begin
-        if (rst) inflight <= {NSLOT{1'b0}};
-        else     inflight <= inflight_nx;
+        if (rst) inflight_m1 <= {NSLOT{1'b0}};
+        else     inflight_m1 <= inflight_m1_nx;
     end
 
     // ------------------------------------------------------------------------------
@@ -304,6 +307,7 @@ module aes_pipe #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire [SBW-1:0] last_sb = psb[SBW*(PN-1) +: SBW];
     wire           obuf_wiping;      // used by builds deeper than 63 registers (WAIT_WIPE)
+    wire           obuf_wiping_nx;   // (the same, one clock ahead)
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
@@ -311,7 +315,7 @@ module aes_pipe #(
         .in_data(st_d[128*NR_MAX +: 128]),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
-        .taken(out_taken), .wiping(obuf_wiping));
+        .taken(out_taken), .wiping(obuf_wiping), .wiping_nx(obuf_wiping_nx));
 
     // ------------------------------------------------------------------------------
     // Key loader: aes_key_expand emits w[0..4Nr+3]; every 4 words form round key k,
@@ -336,15 +340,33 @@ module aes_pipe #(
     endgenerate
 
     reg          scrub_busy;
+    reg [1:0]    fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
     reg [AW-1:0] scrub_addr;
     // The output buffer's wipe (2**DAW clocks after rst or zeroize) must end before a
     // block with a new key (a load of >= 46 clocks, then PN clocks in the pipeline) can
     // reach it. That holds by itself up to PN = 63; deeper builds (2**DAW = 128 > 46 +
     // PN) also hold key loads off until the wipe is over.
     localparam WAIT_WIPE = ((1 << DAW) > 46 + PN) ? 1 : 0;
-    wire wipe_hold = (WAIT_WIPE != 0) && obuf_wiping;
-    assign key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && !inflight[key_slot];
+    // key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && no block of
+    // key_slot before its last round-key read. Everything but zeroize and the key_slot
+    // select is precomputed one clock ahead, per slot, into the register kr_q (from the
+    // next values of ld_busy, scrub_busy and the buffer's wipe flag, and inflight_m1),
+    // so key_ready is a mux of registers by key_slot, and the blocks in flight, placed
+    // with the pipeline, have no path to the handshake's flip-flops (ld_busy, the slot
+    // flags). rst and zeroize clear kr_q (the scrub then starts).
+    reg  [NSLOT-1:0] kr_q;
+    assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_hs = key_valid && key_ready;
+    wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy;
+    wire scrub_n   = scrub_busy && !(&scrub_addr);
+    wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
+    integer ks;
+    always @(posedge clk) begin
+        if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
+        else for (ks = 0; ks < NSLOT; ks = ks + 1)
+            kr_q[ks] <= !ld_busy_n && !scrub_n && !wipe_hold_n && !inflight_m1[ks] &&
+                        !(in_acc && (in_slot == ks[SLOT_W-1:0]));
+    end
 
     wire        x_valid, x_last;
     wire [5:0]  x_idx;
@@ -392,7 +414,6 @@ module aes_pipe #(
     reg [3:0]   rk_k;
     reg         rk_last;    // k == Nr
     reg         pa, pb;     // write phases: A = encryption key, B = decryption key
-    reg [1:0]   fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
 
     wire [3:0] ld_off = {1'b0, ld_offc, 1'b0};
     wire       zphase = ld_busy && x_valid && (x_idx[5:1] == 5'd0);   // w[0], w[1] cycles
@@ -513,6 +534,26 @@ module aes_pipe #(
 `else
     localparam F_TOP = 0;
 `endif
+    // key_ready's precomputation (kr_q) equals the key-load condition it stands for
+    // (no load, no scrub, no wipe hold, no block of the slot at positions 0 .. PN-2)
+    reg f_rst_seen = 1'b0;
+    always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
+    integer fp;
+    reg [NSLOT-1:0] f_infl;
+    always @(*) begin
+        f_infl = {NSLOT{1'b0}};
+        for (fp = 0; fp <= PN - 2; fp = fp + 1)
+            if (pv[fp]) f_infl[psb[SBW*fp+4 +: SLOT_W]] = 1'b1;
+    end
+    genvar fs;
+    generate
+        for (fs = 0; fs < NSLOT; fs = fs + 1) begin : g_fkr
+            always @(*) if (f_rst_seen) begin
+                assert(kr_q[fs] == (!ld_busy && !scrub_busy && !f_infl[fs] &&
+                                    !((WAIT_WIPE != 0) && obuf_wiping)));
+            end
+        end
+    endgenerate
     aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),

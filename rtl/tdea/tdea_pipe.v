@@ -250,14 +250,14 @@ module tdea_pipe #(
     wire [63:0] fp_out;
     tdea_perm #(.FINAL(1)) u_fp (.in(r_d), .out(fp_out));
     /* verilator lint_off UNUSEDSIGNAL */
-    wire obuf_wiping;
+    wire obuf_wiping, obuf_wiping_nx;
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_obuf #(.DW(64), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
         .in_valid(r_v), .in_err(r_err), .in_tag(r_tag), .in_data(fp_out),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
-        .taken(out_taken), .wiping(obuf_wiping));
+        .taken(out_taken), .wiping(obuf_wiping), .wiping_nx(obuf_wiping_nx));
 
     // Slots in use: inflight[s] is set while a block of slot s may be in a register with a
     // round ahead of it (set A: the input register, every stage's middle register, every
