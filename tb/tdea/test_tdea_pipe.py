@@ -148,8 +148,8 @@ CASES = [
     ("verilator", {}, GENERIC, OWN, {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
     ("verilator", {"SLOT_W": 2, "RND_REGS": 2, "TAG_W": 5}, GENERIC, OWN,
      {"AESIP_KAT": "some", "AESIP_NRAND": "600"}),
-    ("icarus", {}, GENERIC, OWN, {"AESIP_KAT": "25", "AESIP_CBC": "6", "AESIP_NRAND": "60",
-                                  "AESIP_NBLOCKS": "120"}),
+    ("icarus", {}, GENERIC, OWN, {"AESIP_KAT": "12", "AESIP_CBC": "3", "AESIP_NRAND": "30",
+                                  "AESIP_NBLOCKS": "60"}),
 ]
 
 
