@@ -47,9 +47,13 @@ def setup_env() -> None:
     ccache = shutil.which("ccache", path=os.path.dirname(os.path.abspath(sys.executable)))
     if ccache and "OBJCACHE=" not in os.environ.get("MAKEFLAGS", ""):
         os.environ["MAKEFLAGS"] = (os.environ["MAKEFLAGS"] + " OBJCACHE=" + ccache).strip()
-        base = Path(os.environ.get("AESIP_BUILD_DIR", ROOT / "sim_build"))
-        os.environ.setdefault("CCACHE_DIR", str(base / ".ccache"))
+        os.environ.setdefault("CCACHE_DIR", str(build_base() / ".ccache"))
         os.environ.setdefault("CCACHE_SLOPPINESS", "pch_defines,time_macros,include_file_mtime")
+
+
+def build_base() -> Path:
+    """The directory that holds every build: $AESIP_BUILD_DIR, else sim_build/."""
+    return Path(os.environ.get("AESIP_BUILD_DIR", ROOT / "sim_build"))
 
 
 def available(sim: str) -> bool:
@@ -74,7 +78,7 @@ def require(sim: str) -> None:
 def build_dir_for(toplevel: str, sim: str, parameters: dict, base: Path | None = None) -> Path:
     key = json.dumps(parameters, sort_keys=True)
     h = hashlib.sha1(key.encode()).hexdigest()[:10]
-    base = base or Path(os.environ.get("AESIP_BUILD_DIR", ROOT / "sim_build"))
+    base = base or build_base()
     return base / f"{toplevel}-{sim}-{h}"
 
 

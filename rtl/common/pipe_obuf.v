@@ -268,8 +268,9 @@ module pipe_obuf #(
     wire r_valid_n    = pop || (r_valid && !r_to_o);
     wire adv_n        = !k_valid_n;
     wire idle_n       = adv_n && !s_valid_n && !r_valid_n && fifo_empty_n;
-    wire s_load_n     = !idle_n && fifo_empty_n && (!s_valid_n || adv_n) &&
-                        (!r_valid_n || (adv_n && !s_valid_n));
+    wire r_to_o_n     = adv_n && !s_valid_n && r_valid_n;
+    wire r_empty_nx_n = !r_valid_n || r_to_o_n;       // r_empty_nx of the next clock
+    wire s_load_n     = !idle_n && fifo_empty_n && (!s_valid_n || adv_n) && r_empty_nx_n;
     reg  s_load_q, s_ce_q;                 // s_load and s_load || adv of this clock
     always @(posedge clk) begin
         if (rst) begin
@@ -282,8 +283,7 @@ module pipe_obuf #(
     end
     // pop and R's data clear of the next clock (pop ? kerr_q : r_to_o), from the same
     // next values and kerr_q's next value; after reset the FIFO is empty and R too
-    wire r_to_o_n     = adv_n && !s_valid_n && r_valid_n;
-    wire pop_n        = !fifo_empty_n && (!r_valid_n || r_to_o_n);
+    wire pop_n        = !fifo_empty_n && r_empty_nx_n;
     reg  r_clr_q;                          // pop ? kerr_q : r_to_o of this clock
     always @(posedge clk) begin
         if (rst) begin

@@ -311,8 +311,8 @@ module aes_pipe #(
     // ------------------------------------------------------------------------------
     /* verilator lint_off UNUSEDSIGNAL */
     wire [SBW-1:0] last_sb = psb[SBW*(PN-1) +: SBW];
-    wire           obuf_wiping;      // used by builds deeper than 63 registers (WAIT_WIPE)
-    wire           obuf_wiping_nx;   // (the same, one clock ahead)
+    wire           obuf_wiping;      // read by the formal property on kr_q only
+    wire           obuf_wiping_nx;   // the wipe flag's next value (kr_q, WAIT_WIPE builds)
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
