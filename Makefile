@@ -23,7 +23,7 @@ demo: $(STAMP)
 	$(VENV)/bin/aesip demo
 
 test: $(STAMP)
-	$(VPY) -m pytest -n $(JOBS) --durations=25 tb
+	$(VPY) -m pytest -n $(JOBS) --dist worksteal --durations=25 tb
 
 # Long randomized fail-closed soak (the security cases of tb/modes/test_aes_mode_engine.py
 # and test_aes_mode_multi.py, whose test_soak is aesip/tb/engsoak.py): every op, key size

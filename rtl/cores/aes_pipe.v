@@ -436,7 +436,13 @@ module aes_pipe #(
     // The write (enables, address, data) is computed here and registered (wr_*), then
     // registered again in each stage next to its memory: a write lands two clocks after
     // the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
-    // stages shares a clock period with anything else.
+    // stages shares a clock period with anything else. wr_data follows the round-key
+    // register in every clock (rst and zeroize clear it): it holds round-key material
+    // only while a load runs (rk_hold and wsh are cleared after the last round key, and
+    // read zero outside loads; the scrub and the zero-key writes send zero). It is not
+    // cleared in the clocks without a write: that clear, decoded from the loader's state
+    // (|wr_we_d), drove the synchronous reset of all 128 flip-flops and was the critical
+    // path of aes128-enc on ECP5 at 121.2 MHz (docs/pipe.md).
     wire [127:0] wr_data_d = (scrub_busy || zphase) ? 128'd0 :
                              (pb && use_imc) ? rk_imc : rk_hold;
     wire [NST-1:0] wr_we_d;
@@ -466,8 +472,8 @@ module aes_pipe #(
     always @(posedge clk) begin
         wr_we   <= (rst || zeroize) ? {NST{1'b0}} : wr_we_d;
         wr_addr <= wr_addr_d;
-        if (rst || zeroize || !(|wr_we_d)) wr_data <= 128'd0;
-        else                               wr_data <= wr_data_d;
+        if (rst || zeroize) wr_data <= 128'd0;
+        else                wr_data <= wr_data_d;
     end
     assign st_we     = wr_we;
     assign mem_waddr = wr_addr;
