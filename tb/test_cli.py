@@ -35,13 +35,14 @@ def aesip_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "aesip"]
 
 
-def run_cli(args: list[str], stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], stdin: str = "", env: dict | None = None,
+            timeout: int = TIMEOUT) -> subprocess.CompletedProcess:
     e = dict(os.environ)
     e.pop("PYTEST_CURRENT_TEST", None)
     e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
     e.update(env or {})
     return subprocess.run(aesip_cmd() + args, input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, env=e, timeout=TIMEOUT)
+                          cwd=ROOT, env=e, timeout=timeout)
 
 
 def jsonl(reqs: list) -> str:
@@ -497,8 +498,10 @@ def test_bench_json():
     need("verilator")
     # CCMP at two MSDU sizes (the default four: `aesip bench`, syn/bench.json): the 2304-byte
     # bursts of 32 and 128 MPDUs on the 16-lane build took most of this test's 10 minutes
+    # (a longer hang guard: this one command builds and runs every engine; on a loaded
+    # 2-core machine it took more than 900 s)
     p = run_cli(["bench", "--json", "--blocks", "16", "--rekeys", "0", "--channels", "none",
-                 "--ccmp-sizes", ",".join(map(str, CCMP_SIZES))])
+                 "--ccmp-sizes", ",".join(map(str, CCMP_SIZES))], timeout=2 * TIMEOUT)
     assert p.returncode == 0, p.stderr
     recs = json.loads(p.stdout)
     assert not [r for r in recs if r["op"] == "rekey"], "--rekeys 0 made a rekey record"

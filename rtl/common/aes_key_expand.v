@@ -5,11 +5,17 @@
 // per clock, on (w_valid, w_idx, w_data): 44 / 52 / 60 cycles for AES-128/192/256.
 // The consumer stores what it needs (round-key registers, per-stage key RAMs, the
 // equivalent-inverse-cipher schedule), so the expansion runs once per key change and
-// never per block. A window of the last Nk words (shift register) plus one aes_ks_t
-// (four forward S-boxes) is all the logic; the round constant is generated on the fly.
+// never per block. A window of the last Nk words (shift register) plus four forward
+// S-boxes (aes_ks_t, or with SUB_AHEAD = 1 an aes_subword with two 32-bit registers) is
+// all the logic; the round constant is generated on the fly.
 //
 // Parameters
 //   SBOX_IMPL : 0 = LUT S-boxes, 1 = composite-field S-boxes (see aes_sbox)
+//   SUB_AHEAD : 0 (default) = SubWord of the newest word in the clock that uses it (the
+//               S-box inside the one-word-per-clock loop); 1 = SubWord computed ahead into
+//               a register (below): the same words at the same clocks, with no S-box
+//               between the window and the new word and none behind the key-size select
+//               (a shorter clock period, 64 more flip-flops; the caller supplies key_last)
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -17,6 +23,10 @@
 //   key_data  : key, byte n at bits [8n+7:8n] (AES-128 uses bytes 0..15)
 //   key_size  : 2'd0 AES-128, 2'd1 AES-192, 2'd2 AES-256 (2'd3 is treated as AES-256;
 //               callers check the length with aes_keylen first)
+//   key_last  : SUB_AHEAD = 1: the key's last word, word Nk-1 of key_data for key_size
+//               (bits [127:96] / [191:160] / [255:224]), with start; best a register, so
+//               that the first SubWord has no select in front of it. Ignored with
+//               SUB_AHEAD = 0
 //   busy      : high from the cycle after start until the last word has been emitted
 //   w_valid   : w_idx / w_data hold expanded word w[w_idx] this cycle
 //   w_last    : with w_valid, marks the final word w[4*Nr+3]
@@ -25,7 +35,8 @@
 `default_nettype none
 `include "aesip_check.vh"
 module aes_key_expand #(
-    parameter SBOX_IMPL = 0
+    parameter SBOX_IMPL = 0,
+    parameter SUB_AHEAD = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -33,6 +44,7 @@ module aes_key_expand #(
     input  wire         start,
     input  wire [255:0] key_data,
     input  wire [1:0]   key_size,
+    input  wire [31:0]  key_last,
     output reg          busy,
     output wire         w_valid,
     output wire         w_last,
@@ -43,6 +55,8 @@ module aes_key_expand #(
     generate
         `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_key_expand_SBOX_IMPL_not_0_or_1,
                      "aes_key_expand: SBOX_IMPL must be 0 or 1")
+        `AESIP_CHECK(SUB_AHEAD == 0 || SUB_AHEAD == 1, aes_key_expand_SUB_AHEAD_not_0_or_1,
+                     "aes_key_expand: SUB_AHEAD must be 0 or 1")
     endgenerate
 
     // The window holds the last Nk words with the newest always in win[7]:
@@ -61,7 +75,44 @@ module aes_key_expand #(
     // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
     wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((size[1] && pos == 3'd4) ? 2'd2 : 2'd0);
     wire [31:0] t;
-    aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
+    // at a load, window position j takes key word j - (8 - Nk)
+    wire [255:0] kwin = (key_size == 2'd0) ? {key_data[127:0], 128'd0} :
+                        (key_size == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
+    generate
+        if (SUB_AHEAD == 0) begin : g_sub_now
+            aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_key_last = ^key_last;
+            /* verilator lint_on UNUSEDSIGNAL */
+        end else begin : g_sub_ahead
+            // SubWord ahead. A step with T (mode 1 or 2) at index k needs SubWord(w[k+Nk-1]),
+            // the newest word of its window. The two steps before it are plain (T is
+            // needed every Nk >= 4 steps, and AES-256's mode-2 step sits 4 after a mode-1
+            // step), so two clocks earlier, at index k-2, that word is already the XOR of
+            // three window words: w[k+Nk-1] = w[k-1] ^ w[k-2] ^ w[k+Nk-3], i.e.
+            // win[9-Nk] ^ win[8-Nk] ^ win[7]. x_q takes it (index k-1), sub_q its SubWord
+            // (index k). The first step (index 0, T) takes SubWord of the key's last word,
+            // loaded into sub_q at the start (key_last). Both are cleared with the window.
+            reg  [31:0] x_q, sub_q;
+            wire [31:0] x_n = (size == 2'd0) ? (win[4] ^ win[5] ^ win[7]) :
+                              (size == 2'd1) ? (win[2] ^ win[3] ^ win[7]) : (win[0] ^ win[1] ^ win[7]);
+            wire [31:0] s_in = busy ? x_q : key_last;
+            wire [31:0] s_out;
+            aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
+            always @(posedge clk) begin
+                if (rst || zeroize || (busy && idx == last_idx) || (!busy && !start)) begin
+                    x_q   <= 32'd0;
+                    sub_q <= 32'd0;
+                end else begin
+                    x_q   <= busy ? x_n : 32'd0;
+                    sub_q <= s_out;
+                end
+            end
+            wire [31:0] rot = {sub_q[7:0], sub_q[31:8]};   // RotWord after SubWord (bytewise)
+            assign t = (mode == 2'd1) ? (rot ^ {24'd0, rcon}) :
+                       (mode == 2'd2) ? sub_q : win[7];
+        end
+    endgenerate
     wire [31:0] nw = wi ^ t;
 
     assign w_valid = busy;
@@ -69,9 +120,6 @@ module aes_key_expand #(
     assign w_idx   = idx;
     assign w_data  = wi;
 
-    // at a load, window position j takes key word j - (8 - Nk)
-    wire [255:0] kwin = (key_size == 2'd0) ? {key_data[127:0], 128'd0} :
-                        (key_size == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
     integer j;
     always @(posedge clk) begin
         if (rst || zeroize) begin

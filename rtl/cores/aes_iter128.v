@@ -151,7 +151,7 @@ module aes_iter128 #(
     wire [31:0] kx_wdata;
     aes_key_expand #(.SBOX_IMPL(SBOX_IMPL)) u_kx (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(key_go && kl_ok),
-        .key_data(key_data), .key_size(kl_size), .busy(kx_busy),
+        .key_data(key_data), .key_size(kl_size), .key_last(32'd0), .busy(kx_busy),
         .w_valid(kx_wv), .w_last(kx_wlast), .w_idx(kx_widx), .w_data(kx_wdata));
 
     // slot table: valid flag and key size (0/1/2) per slot

@@ -385,15 +385,22 @@ module aes_pipe #(
     // the expander's 256-bit window load. The copy follows the key port while no load
     // runs (zero while key_valid is low) and is cleared as the expander takes it, so
     // outside a pending or starting load it holds no key material.
+    // kx_last is the key's last word (the expander's first SubWord input, SUB_AHEAD),
+    // selected by size here so that no select stands before that S-box.
     reg [255:0] kx_key;
+    reg [31:0]  kx_last;
     reg [1:0]   kx_size;
     reg         kx_start;
+    wire [31:0] key_last_w = (kl_size == 2'd0) ? key_data[127:96] :
+                             (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
     always @(posedge clk) begin
         if (rst || zeroize || kx_start) begin
             kx_key  <= 256'd0;
+            kx_last <= 32'd0;
             kx_size <= 2'd0;
         end else if (!ld_busy) begin
             kx_key  <= key_valid ? key_data : 256'd0;
+            kx_last <= key_valid ? key_last_w : 32'd0;
             kx_size <= kl_size;
         end
         kx_start <= !(rst || zeroize) && key_hs && kl_fits;
@@ -403,14 +410,14 @@ module aes_pipe #(
     // (ROUND_REGS > 4, composite-field S-boxes in the rounds) keep table S-boxes there:
     // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
     // path), far below the rounds.
-    // With ROUND_REGS >= 2 that loop (a table S-box in it) is critical on ECP5 at 129.8
-    // MHz (aes128-enc, seed 1). Registering the expander's S-box output (a gap clock
-    // before each word that needs SubWord) was measured and dropped: 77.2 / 79.5 MHz
-    // (seeds 1 / 2), the output buffer's pop path then stretched across the device
-    // (docs/pipe.md).
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL)) u_kexp (
+    // With ROUND_REGS >= 2 that loop (a table S-box in it) was critical on ECP5 at
+    // 122.1 / 128.9 MHz (aes128-enc, seeds 1 / 2). Registering the expander's S-box
+    // output with a gap clock before each word that needs SubWord was measured and
+    // dropped earlier (77.2 / 79.5 MHz, docs/pipe.md); SUB_AHEAD computes SubWord two
+    // clocks ahead instead, with no gap: the same words at the same clocks.
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
-        .key_data(kx_key), .key_size(kx_size), .busy(x_busy),
+        .key_data(kx_key), .key_size(kx_size), .key_last(kx_last), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
 
     reg [1:0]   ld_offc;

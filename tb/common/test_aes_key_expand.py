@@ -48,6 +48,20 @@ def check_words_by_encryption(rng: random.Random, key: bytes, words: list[int], 
                             f"{got.hex()}, OpenSSL gives {exp.hex()}")
 
 
+LAST_WORD_BIT = {0: 96, 1: 160, 2: 224, 3: 224}   # key_last: word Nk-1 of key_data
+
+
+def drive_key(dut, data: int, size: int | None = None) -> None:
+    """key_data (and key_size unless None) with key_last consistent with them: the key's
+    last word, as a caller of a SUB_AHEAD build supplies it (ignored without SUB_AHEAD)."""
+    if size is not None:
+        dut.key_size.value = size
+    else:
+        size = int(dut.key_size.value)
+    dut.key_data.value = data
+    dut.key_last.value = (data >> LAST_WORD_BIT[size]) & 0xFFFFFFFF
+
+
 def key_field(key: bytes, rng: random.Random) -> int:
     """key_data value: the key in bytes 0.., random junk in the bytes the size ignores."""
     return int.from_bytes(key + rng.randbytes(32 - len(key)), "little")
@@ -58,8 +72,7 @@ async def ke_reset(dut) -> None:
     dut.rst.value = 1
     dut.zeroize.value = 0
     dut.start.value = 0
-    dut.key_data.value = 0
-    dut.key_size.value = 0
+    drive_key(dut, 0, 0)
     for _ in range(3):
         await RisingEdge(dut.clk)
     dut.rst.value = 0
@@ -75,6 +88,10 @@ async def ke_assert_idle(dut, when: str) -> None:
     assert int(dut.w_valid.value) == 0, f"w_valid high {when}"
     assert int(dut.w_last.value) == 0, f"w_last high {when}"
     assert int(dut.w_data.value) == 0, f"w_data not cleared {when}"
+    ahead = getattr(dut, "g_sub_ahead", None)   # SUB_AHEAD = 1: the SubWord registers
+    if ahead is not None:
+        for nm in ("x_q", "sub_q"):
+            assert int(getattr(ahead, nm).value) == 0, f"{nm} not cleared {when}"
 
 
 async def ke_expand(dut, rng: random.Random, key: bytes, size_code: int | None = None,
@@ -85,16 +102,14 @@ async def ke_expand(dut, rng: random.Random, key: bytes, size_code: int | None =
     low after it. With start_while_busy, start stays high with another key during the
     whole expansion (it must be ignored)."""
     n = 4 * (NR[len(key)] + 1)
-    dut.key_data.value = key_field(key, rng)
-    dut.key_size.value = KEY_CODE[len(key)] if size_code is None else size_code
+    drive_key(dut, key_field(key, rng), KEY_CODE[len(key)] if size_code is None else size_code)
     dut.start.value = 1
     await RisingEdge(dut.clk)  # cycle 0 ends: start sampled
     if start_while_busy:
-        dut.key_data.value = rng.getrandbits(256)
-        dut.key_size.value = rng.randrange(4)
+        drive_key(dut, rng.getrandbits(256), rng.randrange(4))
     else:
         dut.start.value = 0
-        dut.key_data.value = 0
+        drive_key(dut, 0)
     words = []
     for k in range(n):
         await ReadOnly()  # cycle k+1
@@ -177,13 +192,12 @@ async def key_expand_abort(dut):
                for klen in (16, 24, 32) for _ in range(3)]
     for klen, r, sig in trials:
         key = rng.randbytes(klen)
-        dut.key_data.value = key_field(key, rng)
-        dut.key_size.value = KEY_CODE[klen]
+        drive_key(dut, key_field(key, rng), KEY_CODE[klen])
         dut.start.value = 1
         if r >= 0:
             await RisingEdge(dut.clk)  # start sampled
             dut.start.value = 0
-            dut.key_data.value = 0
+            drive_key(dut, 0)
             for _ in range(r):         # w[0] .. w[r-1] go by; abort while w[r] is shown
                 await RisingEdge(dut.clk)
             getattr(dut, sig).value = 1
@@ -194,7 +208,7 @@ async def key_expand_abort(dut):
         await RisingEdge(dut.clk)
         getattr(dut, sig).value = 0
         dut.start.value = 0
-        dut.key_data.value = 0
+        drive_key(dut, 0)
         where = f"after {sig} at word {r} of AES-{8 * klen}"
         await ke_assert_idle(dut, where)
         assert key_window_values(dut) == [0] * 8, f"key window not cleared {where}"
@@ -212,7 +226,9 @@ async def key_expand_abort(dut):
 
 
 # ------------------------------------------------------------------------ pytest entry
-CASES = [pytest.param(s, p, id=sim.case_id(s, p)) for p in [{"SBOX_IMPL": 0}, {"SBOX_IMPL": 1}] for s in sim.SIMULATORS]
+CASES = [pytest.param(s, p, id=sim.case_id(s, p))
+         for p in [{"SBOX_IMPL": 0}, {"SBOX_IMPL": 1}, {"SBOX_IMPL": 0, "SUB_AHEAD": 1}, {"SBOX_IMPL": 1, "SUB_AHEAD": 1}]
+         for s in sim.SIMULATORS]
 
 
 @pytest.mark.parametrize("simulator,parameters", CASES)
