@@ -385,8 +385,9 @@ module aes_pipe #(
     // the expander's 256-bit window load. The copy follows the key port while no load
     // runs (zero while key_valid is low) and is cleared as the expander takes it, so
     // outside a pending or starting load it holds no key material.
-    // kx_last is the key's last word (the expander's first SubWord input, SUB_AHEAD),
-    // selected by size here so that no select stands before that S-box.
+    // kx_last is the key's last word (the expander's first SubWord input, SUB_AHEAD:
+    // the word its window load places newest, kwin[255:224]), selected by size here so
+    // that no select stands before that S-box.
     reg [255:0] kx_key;
     reg [31:0]  kx_last;
     reg [1:0]   kx_size;

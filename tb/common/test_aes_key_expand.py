@@ -51,15 +51,18 @@ def check_words_by_encryption(rng: random.Random, key: bytes, words: list[int], 
 LAST_WORD_BIT = {0: 96, 1: 160, 2: 224, 3: 224}   # key_last: word Nk-1 of key_data
 
 
-def drive_key(dut, data: int, size: int | None = None) -> None:
-    """key_data (and key_size unless None) with key_last consistent with them: the key's
-    last word, as a caller of a SUB_AHEAD build supplies it (ignored without SUB_AHEAD)."""
-    if size is not None:
-        dut.key_size.value = size
-    else:
-        size = int(dut.key_size.value)
+def drive_key(dut, data: int, size: int) -> None:
+    """key_data and key_size with key_last consistent with them: the key's last word, as a
+    caller of a SUB_AHEAD build supplies it (ignored without SUB_AHEAD)."""
+    dut.key_size.value = size
     dut.key_data.value = data
     dut.key_last.value = (data >> LAST_WORD_BIT[size]) & 0xFFFFFFFF
+
+
+def clear_key_data(dut) -> None:
+    """key_data and key_last to zero (key_size left as it is)."""
+    dut.key_data.value = 0
+    dut.key_last.value = 0
 
 
 def key_field(key: bytes, rng: random.Random) -> int:
@@ -109,7 +112,7 @@ async def ke_expand(dut, rng: random.Random, key: bytes, size_code: int | None =
         drive_key(dut, rng.getrandbits(256), rng.randrange(4))
     else:
         dut.start.value = 0
-        drive_key(dut, 0)
+        clear_key_data(dut)
     words = []
     for k in range(n):
         await ReadOnly()  # cycle k+1
@@ -197,7 +200,7 @@ async def key_expand_abort(dut):
         if r >= 0:
             await RisingEdge(dut.clk)  # start sampled
             dut.start.value = 0
-            drive_key(dut, 0)
+            clear_key_data(dut)
             for _ in range(r):         # w[0] .. w[r-1] go by; abort while w[r] is shown
                 await RisingEdge(dut.clk)
             getattr(dut, sig).value = 1
@@ -208,7 +211,7 @@ async def key_expand_abort(dut):
         await RisingEdge(dut.clk)
         getattr(dut, sig).value = 0
         dut.start.value = 0
-        drive_key(dut, 0)
+        clear_key_data(dut)
         where = f"after {sig} at word {r} of AES-{8 * klen}"
         await ke_assert_idle(dut, where)
         assert key_window_values(dut) == [0] * 8, f"key window not cleared {where}"
