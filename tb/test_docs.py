@@ -219,3 +219,28 @@ def test_gbps_join():
     assert by[("pipe", "default")]["gbps"] is None          # no place-and-route result
     assert by[("iter32", "default")]["bits_per_cycle"] is None
     assert throughput.gbps(None, 100.0) is None and throughput.gbps(128, None) is None
+
+
+def test_endpoint_census():
+    """`aesip synth --census`: register inputs (FF DI/M/CE/LSR, LUT-RAM write ports) of a
+    nextpnr detailed timing report later than the period, grouped by register name with
+    the indices folded; a LUT input is not an endpoint, and a register counts once (its
+    latest arrival) however many nets reach it."""
+    from aesip import synth
+    rep = {"detailed_net_timings": [
+        {"net": "a", "driver": "x", "port": "Q", "endpoints": [
+            {"cell": "g_st[1].sub_TRELLIS_FF_Q_3", "port": "M", "delay": [1.0, 7.5]},
+            {"cell": "g_st[2].sub_TRELLIS_FF_Q_4", "port": "M", "delay": [1.0, 6.0]},
+            {"cell": "g_st[2].sub_TRELLIS_FF_Q_5", "port": "DI", "delay": [1.0, 5.0]},
+            {"cell": "u_lut_LUT4_Z", "port": "A", "delay": [1.0, 9.0]}]},
+        {"net": "b", "driver": "y", "port": "Q", "endpoints": [
+            {"cell": "g_st[1].sub_TRELLIS_FF_Q_3", "port": "M", "delay": [1.0, 7.0]},
+            {"cell": "u_obuf.data_mem.0.1$DPRAM_COMB0", "port": "WAD1", "delay": [2.0, 8.25]},
+            {"cell": "u_obuf.data_mem.0.1$DPRAM_COMB0", "port": "A", "delay": [2.0, 9.5]}]}]}
+    groups = synth.endpoint_census(rep, 5.5)
+    assert groups == [
+        {"group": "u_obuf.data_mem.#.#$DPRAM_COMB#", "port": "WAD1", "count": 1, "worst_ns": 8.25},
+        {"group": "g_st[#].sub_TRELLIS_FF_Q_#", "port": "M", "count": 2, "worst_ns": 7.5}]
+    assert synth.endpoint_census(rep, 10.0) == []
+    text = synth.format_census("pipe", 5.5, groups, limit=1)
+    assert "3 endpoints later than 5.5 ns" in text and "1 more groups" in text
