@@ -106,16 +106,7 @@ module pipe_obuf #(
 
     // distributed RAM: an inferred block RAM has no output register in Yosys (its
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
-    // The data RAM is NQ column slices (4 when DW is a multiple of 4, else 2 or 1), each
-    // written and read through address registers of its own: slice 0 through wr_ptr /
-    // rd_ptr, the others through copies of them (dup_reg: separate cells that synthesis
-    // does not merge back). A pointer that addresses the whole RAM fans out to every
-    // LUT-RAM cell of it (128 bits x 2**DAW entries) and its routes then cross the RAM:
-    // the read address was the critical path of aes_pipe on ECP5 (seed 2, rd_ptr -> a 4.1
-    // ns route -> the LUT-RAM -> R's data), and the write addresses were most of the
-    // endpoints that would fail at 150 MHz (`aesip synth --census`, docs/pipe.md).
-    localparam NQ = (DW % 4 == 0) ? 4 : (DW % 2 == 0) ? 2 : 1;
-    localparam SW = DW / NQ;
+    (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
     (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
     reg [DAW:0]     rd_ptr_p2;             // register: rd_ptr + 2
@@ -171,7 +162,7 @@ module pipe_obuf #(
     localparam [DAW:0] TWO = 2;
     wire [DAW:0]     rd_ptr_up = rd_ptr + 1'b1;
     wire [DAW:0]     wr_ptr_dn = wr_ptr - 1'b1;
-    wire [DW-1:0]     head_data;
+    wire [DW-1:0]     head_data = data_mem[rd_addr];
     wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
     // an entry is err if it was written err, or if it lies from the read pointer up to the
@@ -198,32 +189,10 @@ module pipe_obuf #(
     // The write enable is therefore the registered in_valid alone, not the push decision.
     // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
     // carries err, so its data is not needed: it reads as zero through its flag).
-    genvar qs;
-    generate
-        for (qs = 0; qs < NQ; qs = qs + 1) begin : g_slice
-            wire [DAW-1:0] wa, ra;           // this slice's write and read addresses
-            if (qs == 0) begin : g_ptr
-                assign wa = wr_addr;
-                assign ra = rd_addr;
-            end else begin : g_copy
-                dup_reg #(.W(DAW)) u_wa (.clk(clk), .clr(rst), .ce(push), .d(wr_ptr_up[DAW-1:0]), .q(wa));
-                dup_reg #(.W(DAW)) u_ra (.clk(clk), .clr(rst), .ce(pop), .d(rd_ptr_up[DAW-1:0]), .q(ra));
-`ifdef FORMAL
-                // the copies equal the pointers after the first reset
-                reg f_seen = 1'b0;
-                always @(posedge clk) if (rst) f_seen <= 1'b1;
-                always @(*) if (f_seen) assert(wa == wr_addr && ra == rd_addr);
-`endif
-            end
-            (* ram_style = "distributed" *) reg [SW-1:0] data_mem [0:DEPTH-1];
-            // the wipe writes every entry of every slice
-            always @(posedge clk) begin
-                if (wipe_busy) data_mem[wipe_addr] <= {SW{1'b0}};
-                else if (in_valid) data_mem[wa] <= in_data[SW*qs +: SW];
-            end
-            assign head_data[SW*qs +: SW] = data_mem[ra];
-        end
-    endgenerate
+    always @(posedge clk) begin
+        if (wipe_busy) data_mem[wipe_addr] <= {DW{1'b0}};
+        else if (in_valid) data_mem[wr_addr] <= in_data;
+    end
     always @(posedge clk) begin
         if (in_valid) tag_mem[wr_addr] <= {in_err, in_tag};
     end

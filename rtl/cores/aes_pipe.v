@@ -169,15 +169,12 @@ module aes_pipe #(
     wire              room;              // a credit is free (pipe_credits)
     wire              out_taken;
 
-    // The input side's view of the key loader, one bit per slot: in_free[s] is high when
-    // no load of slot s runs (!(ld_busy && ld_slot == s)), a register of its own next to
-    // the accept logic. It holds the inverse of a decoded flag, so no other flip-flop has
-    // the same input: Yosys merges registers with equal inputs even when they carry the
-    // keep attribute, which is what became of a plain copy of ld_busy (stop 27), and the
-    // accept then read ld_busy, whose enable fan-out (the key copy) pulls it beside the
-    // loader.
-    reg [NSLOT-1:0] in_free;
-    wire in_loading = !in_free[in_slot];
+    // a copy of ld_busy / ld_slot for the input side (kept apart by the synthesis
+    // attribute, so the placer can put it beside the input logic and the key loader's
+    // own flip-flops beside the loader): the accept does not route from the loader
+    (* keep *) reg              ld_busy_in;
+    (* keep *) reg [SLOT_W-1:0] ld_slot_in;
+    wire in_loading = ld_busy_in && (in_slot == ld_slot_in);
     wire in_keyreq  = key_valid && (key_slot == in_slot);
     assign s_axis_tready = room && !in_loading && !in_keyreq;
     wire in_acc = s_axis_tvalid && s_axis_tready;
@@ -497,7 +494,8 @@ module aes_pipe #(
             slot_offc  <= {2*NSLOT{1'b0}};
             ld_busy    <= 1'b0;
             ld_slot    <= {SLOT_W{1'b0}};
-            in_free    <= {NSLOT{1'b1}};
+            ld_busy_in <= 1'b0;
+            ld_slot_in <= {SLOT_W{1'b0}};
             ld_offc    <= 2'd0;
             wsh        <= 96'd0;
             rk_hold    <= 128'd0;
@@ -518,7 +516,8 @@ module aes_pipe #(
                 if (kl_fits) begin
                     ld_busy <= 1'b1;
                     ld_slot <= key_slot;
-                    in_free[key_slot] <= 1'b0;
+                    ld_busy_in <= 1'b1;
+                    ld_slot_in <= key_slot;
                     ld_offc <= kl_offc;
                 end
             end
@@ -540,7 +539,7 @@ module aes_pipe #(
             end
             if (fin[1]) begin           // the slot's last round key is in its memory
                 ld_busy <= 1'b0;
-                in_free    <= {NSLOT{1'b1}};
+                ld_busy_in <= 1'b0;
                 slot_ok[ld_slot] <= 1'b1;
                 slot_offc[2*ld_slot +: 2] <= ld_offc;
             end
@@ -574,7 +573,7 @@ module aes_pipe #(
     generate
         for (fs = 0; fs < NSLOT; fs = fs + 1) begin : g_fkr
             always @(*) if (f_rst_seen) begin
-                assert(in_free[fs] == !(ld_busy && ld_slot == fs));
+                assert(ld_busy_in == ld_busy && ld_slot_in == ld_slot);
                 assert(kr_q[fs] == (!ld_busy && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end
