@@ -75,7 +75,8 @@ def plan(rng: random.Random, sizes=SIZES, packets: int = PACKETS, bursts=()) -> 
                     m = qos_mpdu(rng, size)
                     kid = rng.randrange(4)
                     f = {"op": op, "slot": 0, "pn": pn, "key_id": kid, "plain": m.hex()}
-                    f["mpdu"] = (m if op == "ccmp-encrypt" else ref.ccmp_protect(key, m, pn, kid)).hex()
+                    mpdu = m if op == "ccmp-encrypt" else ref.ccmp_protect(key, m, pn, kid)
+                    f["mpdu"], f["frame_len"] = mpdu.hex(), ccmp_run.frame_len(mpdu)
                     frames.append(f)
                     pn += 1
                 meas.append({"op": op, "size": size, "cmd": len(cmds)})

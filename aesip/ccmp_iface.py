@@ -51,6 +51,7 @@ ERR_KEY = 8
 ERR_AUTH = 9
 ERR_REPLAY = 10
 ERR_ENGINE = 11
+ERR_FLEN = 12
 
 # error code -> name
 ERROR_NAMES = {
@@ -66,6 +67,7 @@ ERROR_NAMES = {
     9: 'AUTH',
     10: 'REPLAY',
     11: 'ENGINE',
+    12: 'FLEN',
 }
 
 # error code -> description
@@ -82,6 +84,7 @@ ERROR_DESCRIPTIONS = {
     9: 'the MIC does not verify (mode engine AUTH); no plaintext is released, the replay counter is not updated',
     10: 'decryption: the PN is not greater than the last PN accepted for this key slot and TID (management frames: their own counter); the frame does not reach the engine',
     11: 'any other mode-engine error (its code in `eng_err`), e.g. ZEROIZED',
+    12: "the sideband's `frame_len` is not 0 and differs from the frame's length. A cut-through encryption finds it at `tlast`, after its output frame has begun: that frame ends with `tuser` = 1",
 }
 
 # error code -> the CLI's error string (codes without one: not listed)
@@ -97,13 +100,14 @@ ERROR_CLI = {
     9: 'auth',
     10: 'replay',
     11: 'invalid: mode engine error',
+    12: "invalid: MPDU length differs from the sideband's frame_len",
 }
 
 # errors found from the command alone: the packet produces no output beat
 COMMAND_TIME_ERRORS = frozenset({})
 
 # command beat (s_axis_cmd_tdata): field -> (lsb, width)
-CMD_W = 64
+CMD_W = 80
 CMD_FIELDS = {
     'op': (0, 1),
     'rsvd0': (1, 1),
@@ -111,6 +115,8 @@ CMD_FIELDS = {
     'rsvd1': (4, 4),
     'slot': (8, 8),
     'pn': (16, 48),
+    'frame_len': (64, 12),
+    'rsvd2': (76, 4),
 }
 
 # status beat (m_axis_sts_tdata): field -> (lsb, width)

@@ -72,8 +72,16 @@ def target_for(engine: str) -> session.SimTarget:
     return frame_run.target_for(engine, rtl.CCMP_TOP, rtl.ccmp_sources, TB_MODULE)
 
 
+def frame_len(mpdu: bytes) -> int:
+    """The sideband's frame_len for an MPDU: its length, as a DMA descriptor gives it (an
+    encryption then runs cut-through, docs/ccmp.md); 0 (not given) for a length the field
+    cannot hold, which the front end reports as too long anyway."""
+    return len(mpdu) if len(mpdu) < 1 << ccmp_iface.CMD_FIELDS["frame_len"][1] else 0
+
+
 def _mpdu_cmd(j: CcmpJob, slot: int) -> dict:
-    return {"cmd": "mpdu", "op": j.op, "slot": slot, "pn": j.pn, "key_id": j.key_id, "mpdu": j.mpdu.hex()}
+    return {"cmd": "mpdu", "op": j.op, "slot": slot, "pn": j.pn, "key_id": j.key_id,
+            "frame_len": frame_len(j.mpdu), "mpdu": j.mpdu.hex()}
 
 
 def plan(jobs: list[CcmpJob]) -> tuple[list[dict], list[int]]:

@@ -6,7 +6,7 @@ aesip.tb.ccmpdrv. No cryptography.
 Commands (see aesip.tb.frame_cli):
   {"cmd": "key", "slot": s, "key": hex}  -> {"cycle": n}
   {"cmd": "mpdu", "op": "ccmp-encrypt" | "ccmp-decrypt", "slot": s, "pn": n, "key_id": k,
-   "mpdu": hex} -> {"err", "eng_err", "pn", "key_id", "frame", "out": hex or null, "flag"}
+   "frame_len": n (the sideband's declared length; 0 = not given), "mpdu": hex} -> {"err", "eng_err", "pn", "key_id", "frame", "out": hex or null, "flag"}
 """
 from __future__ import annotations
 
@@ -20,4 +20,4 @@ PERIOD_NS = 10
 
 @cocotb.test()
 async def ccmp_session(dut):
-    await session(dut, CcmpDriver(dut, period_ns=PERIOD_NS), "mpdu", "mpdu", ("slot", "pn", "key_id"))
+    await session(dut, CcmpDriver(dut, period_ns=PERIOD_NS), "mpdu", "mpdu", ("slot", "pn", "key_id", "frame_len"))

@@ -21,6 +21,12 @@
 //   decrypt: the reverse; the engine decrypts cut-through into this front end's output
 //            buffer, released only after the engine has verified the MIC (no plaintext
 //            of a failing MPDU leaves); PN and Key ID on the status.
+// Cut-through encryption: an encryption whose sideband gives its frame length (frame_len
+// != 0) is handed to the engine once its first three beats (the MAC header) are in; the
+// reader then follows the receive side through the bank. The frame's framing and length
+// are known only at tlast: a verdict FIFO carries them to the collect side, which holds
+// the MIC beat until the verdict is in and ends a failing frame with tuser = 1 (FRAMING,
+// LEN, FLEN). Beats the frame does not have are fed to the engine as zeros.
 // Replay: per key slot one 48-bit counter per TID (16) and one for management frames,
 // with a valid bit; a received PN not greater than the counter is REPLAY (the frame does
 // not reach the engine); the counter takes the PN only after the MIC verifies; a key load
@@ -52,7 +58,7 @@
 //            0 on aes_mode_multi; docs/ccmp.md, "Timing" and "Limits")
 // Ports
 //   clk, rst                               : clock, synchronous active-high reset
-//   s_axis_cmd_* (tdata 64)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
+//   s_axis_cmd_* (tdata 80)                : sideband beat per MPDU (rtl/proto/ccmp_if.vh)
 //   key_load, key_load_slot, zeroize       : a key accepted into a slot / zeroize (clear
 //                                            the replay counters)
 //   s_axis_* (tdata 128, tkeep 16, tlast)  : MPDU in
@@ -75,7 +81,7 @@ module ccmp_fe #(
     // sideband (command) beat
     input  wire          s_axis_cmd_tvalid,
     output wire          s_axis_cmd_tready,
-    input  wire [63:0]   s_axis_cmd_tdata,
+    input  wire [79:0]   s_axis_cmd_tdata,
     // key loads and zeroize seen by the engine (they clear replay counters)
     input  wire          key_load,
     input  wire [SLOT_W-1:0] key_load_slot,
@@ -153,6 +159,8 @@ module ccmp_fe #(
     reg [7:0]  slot;
     reg [47:0] pn_cmd;
     reg [1:0]  kid_cmd;
+    reg [11:0] decl;           // the sideband's frame_len (0: not given)
+    reg        cut_rx;         // the frame being received went to the issue side early
     reg [7:0]  nbeat;          // beats received, saturating at 255
     reg        ferr;
     reg [4:0]  lastk;
@@ -168,11 +176,14 @@ module ccmp_fe #(
     // ---------------------------------------------------------------- sideband and receive
     // the next sideband beat is taken in the clock that hands the held MPDU off (its
     // registers are read by the checks in that clock and loaded at its end)
-    wire hand_off;
-    assign s_axis_cmd_tready = (rs == R_IDLE) || hand_off;   // hand_off implies R_HOLD
+    wire hand_off, hand_e;
+    wire cut_last;             // the last beat of a cut-through frame is taken
+    assign s_axis_cmd_tready = (rs == R_IDLE) || hand_off || cut_last;   // hand_off implies R_HOLD
     wire cmd_take = s_axis_cmd_tvalid && s_axis_cmd_tready;
     assign s_axis_tready = (rs == R_RECV);
     wire in_take = s_axis_tvalid && s_axis_tready;
+    wire cut_now = cut_rx || hand_e;
+    assign cut_last = in_take && s_axis_tlast && cut_now;
 
     wire keep_low_run = ((s_axis_tkeep & (s_axis_tkeep + 16'h0001)) == 16'h0000);
     reg [4:0] keep_cnt;
@@ -231,9 +242,11 @@ module ccmp_fe #(
 
     // lengths and checks
     wire [11:0] flen = {nbeat, 4'b0000} - 12'd16 + {7'd0, lastk};
+    // at a hand-off from R_RECV (cut-through: hand_e) the declared length, else the frame's
+    wire [11:0] flen_h = (rs == R_RECV) ? decl : flen;
     wire [11:0] hl12 = {6'd0, hlen};
     wire [11:0] e_start_w = dec ? hl12 + 12'd8 : hl12;
-    wire [11:0] e_end_w = dec ? flen - 12'd8 : flen;
+    wire [11:0] e_end_w = dec ? flen_h - 12'd8 : flen_h;
     wire [11:0] plen = e_end_w - e_start_w;
     wire [11:0] nb_w = (e_end_w + 12'd15) >> 4;
     wire        slot_hi = (SLOT_W < 8) && ((slot >> SLOT_W) != 8'd0);
@@ -290,6 +303,7 @@ module ccmp_fe #(
         if (op_err)                                     chk_err = CCMP_ERR_OP;
         else if (ferr_c)                                chk_err = CCMP_ERR_FRAMING;
         else if (over_c)                                chk_err = CCMP_ERR_LEN;
+        else if (decl != 12'd0 && flen_c != decl)       chk_err = CCMP_ERR_FLEN;
         else if (flen_c < 12'd2)                        chk_err = CCMP_ERR_SHORT;
         else if (bad_type)                              chk_err = CCMP_ERR_TYPE;
         else if (flen_c < hl12)                         chk_err = CCMP_ERR_SHORT;
@@ -299,6 +313,14 @@ module ccmp_fe #(
         else if (slot_hi)                               chk_err = CCMP_ERR_KEY;
         else if (dec && replay)                         chk_err = CCMP_ERR_REPLAY;
     end
+
+    // cut-through: the early check (an encryption with a declared length whose header is
+    // in: no error any later check of the header and the declared length could find;
+    // framing and the real length follow at tlast, as the verdict)
+    wire [11:0] buf_bytes = {BUF_BEATS, 4'b0000};
+    wire        e_ok = !dec && (decl != 12'd0) && !op_err && !ferr && (decl <= buf_bytes)
+                    && !bad_type && (decl >= hl12) && !prot && !slot_hi;
+    wire [1:0]  v_code_w = ferr_c ? 2'd1 : over_c ? 2'd2 : (flen_c != decl) ? 2'd3 : 2'd0;
 
     // output prefix: the header (Protected set / cleared) and, encrypting, the CCMP header
     wire [63:0]  ccmp_out = {pn_cmd[47:16], kid_cmd, 1'b1, 5'b00000, 8'h00, pn_cmd[15:0]};
@@ -332,6 +354,7 @@ module ccmp_fe #(
     reg [QAW-1:0] qwp, qrp;
     reg         q_eng [0:QDEPTH-1];   // went to the engine (the checks passed)
     reg         q_dec [0:QDEPTH-1];
+    reg         q_cut [0:QDEPTH-1];   // cut-through: its verdict comes through the verdict FIFO
     reg [7:0]   q_err [0:QDEPTH-1];
     reg [47:0]  q_pn [0:QDEPTH-1];
     reg [1:0]   q_kid [0:QDEPTH-1];
@@ -350,6 +373,7 @@ module ccmp_fe #(
     reg [1:0]   cst;
     reg         c_dec;
     reg         c_eng;
+    reg         c_cut;
     reg [47:0]  pn_sts;
     reg [RCW-1:0] rc_r;        // replay counter of the MPDU being collected
 
@@ -380,15 +404,25 @@ module ccmp_fe #(
         end else begin
             chk_q <= chk_err;
             rwait_q <= rwait;
-            chk_vld <= !clr_slot && (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3));
+            chk_vld <= !clr_slot && (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3 && !cut_now));
         end
+    end
+    // cut-through: the early check a clock ahead, in a clock that does not take the last beat
+    reg ce_vld;
+    always @(posedge clk) begin
+        if (rst)
+            ce_vld <= 1'b0;
+        else
+            ce_vld <= (rs == R_RECV) && !cut_now && (nbeat >= 8'd3) && !last_in && e_ok;
     end
     // the issue side takes the held MPDU (chk_vld implies R_HOLD) when idle: from the
     // clock after the previous MPDU's last engine beat (feed_end), so that the engine's
     // s_axis_tready is not in the hand-off decision
     wire feed_end;
     assign hand_off = (ist == I_IDLE) && chk_vld && !q_full && !rwait_q;
-    wire q_push = hand_off;
+    assign hand_e = (ist == I_IDLE) && ce_vld && !cut_rx && !q_full;   // ce_vld implies R_RECV
+    wire q_push = hand_off || hand_e;
+    wire [7:0] h_err = hand_e ? CCMP_ERR_OK : chk_q;
     wire q_pop;
 
     // buffer reader -> engine
@@ -406,8 +440,16 @@ module ccmp_fe #(
     wire        rd_on = (ist == I_CMD) || (ist == I_FEED);
     wire        rin_go = (ist == I_FEED) && (aad_ph == 2'd0);   // the AAD beats have gone
     wire [8:0]  raddr = {1'b0, rd_i} + (rb ? {1'b0, BUF_BEATS} : 9'd0);
+    // cut-through: the reader follows the receive side (chase: beats 0 .. rd_lim-1 are in
+    // the bank); once the frame has ended, beats it did not have are read as zeros (q_zero)
+    reg         chase;
+    reg  [7:0]  rd_lim;
+    reg         q_zero;
+    wire        rd_have = !chase || (rd_i < rd_lim);
+    wire        rd_go = rd_on && q_adv && (rd_i < nb) && rd_have;
+    wire [7:0]  nbeat_w = (in_take && nbeat != 8'hff) ? nbeat + 8'd1 : nbeat;
     always @(posedge clk) begin
-        if (rd_on && q_adv && rd_i < nb)
+        if (rd_go)
             mem_q <= mem[raddr];
     end
     // tkeep / tlast of the beat being read (rd_i), registered with it (q_keep, q_last)
@@ -429,7 +471,7 @@ module ccmp_fe #(
     // s_axis_tready stays out of q_adv, the reader's read enable and the packing logic)
     axis_realign #(.BYTES(16), .IN_REG(RIN_REG)) u_rin (
         .clk(clk), .rst(rst),
-        .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(mem_q), .s_tkeep(q_keep),
+        .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(q_zero ? 128'd0 : mem_q), .s_tkeep(q_keep),
         .s_tlast(q_last), .s_tuser(1'b0),
         .m_tvalid(rin_valid), .m_tready(m_axis_eng_tready && rin_go), .m_tdata(rin_data),
         .m_tkeep(rin_keep), .m_tlast(rin_last), .m_tuser(unused_rin_user),
@@ -452,7 +494,7 @@ module ccmp_fe #(
     assign m_axis_eng_cmd_tvalid = (ist == I_CMD);
     assign m_axis_eng_cmd_tdata = ecmd;
 
-    wire [63:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
+    wire [79:0] cmd_rsvd = s_axis_cmd_tdata & CCMP_CMD_RSVD_MASK;
     // ENG_SF = 0: decryption runs cut-through in the engine: its plaintext is held in this
     // front end's output buffer until the status says the MIC verified (store-and-forward
     // here), so the engine is free for the next MPDU while the plaintext is released.
@@ -479,6 +521,8 @@ module ccmp_fe #(
             slot <= 8'd0;
             pn_cmd <= 48'd0;
             kid_cmd <= 2'd0;
+            decl <= 12'd0;
+            cut_rx <= 1'b0;
             nbeat <= 8'd0;
             ferr <= 1'b0;
             lastk <= 5'd0;
@@ -486,18 +530,8 @@ module ccmp_fe #(
             beat_prev <= 128'd0;
             beat_last <= 128'd0;
         end else begin
-            if (cmd_take) begin
-                dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
-                op_err <= (cmd_rsvd != 64'd0);
-                slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
-                pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
-                kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
-                nbeat <= 8'd0;
-                ferr <= 1'b0;
-                hdr <= 384'd0;
-                beat_prev <= 128'd0;
-                beat_last <= 128'd0;
-            end
+            if (hand_e)
+                cut_rx <= 1'b1;
             case (rs)
                 R_IDLE: if (cmd_take)
                     rs <= R_RECV;
@@ -513,7 +547,15 @@ module ccmp_fe #(
                         ferr <= 1'b1;
                     if (s_axis_tlast) begin
                         lastk <= keep_cnt;
-                        rs <= R_HOLD;
+                        if (cut_now) begin
+                            // cut-through: already handed off; its verdict goes to the
+                            // collect side and the next frame goes into the other bank
+                            cut_rx <= 1'b0;
+                            wb <= !wb;
+                            rs <= cmd_take ? R_RECV : R_IDLE;
+                        end else begin
+                            rs <= R_HOLD;
+                        end
                     end
                 end
                 R_HOLD: if (hand_off) begin
@@ -522,6 +564,20 @@ module ccmp_fe #(
                 end
                 default: rs <= R_IDLE;
             endcase
+            // after the case: in a cut-through frame's last clock the next beat wins
+            if (cmd_take) begin
+                dec <= s_axis_cmd_tdata[CCMP_CMD_OP_LSB];
+                op_err <= (cmd_rsvd != 80'd0);
+                slot <= s_axis_cmd_tdata[CCMP_CMD_SLOT_LSB +: 8];
+                pn_cmd <= s_axis_cmd_tdata[CCMP_CMD_PN_LSB +: 48];
+                kid_cmd <= s_axis_cmd_tdata[CCMP_CMD_KEY_ID_LSB +: 2];
+                decl <= s_axis_cmd_tdata[CCMP_CMD_FRAME_LEN_LSB +: 12];
+                nbeat <= 8'd0;
+                ferr <= 1'b0;
+                hdr <= 384'd0;
+                beat_prev <= 128'd0;
+                beat_last <= 128'd0;
+            end
         end
     end
 
@@ -542,6 +598,9 @@ module ccmp_fe #(
             q_valid <= 1'b0;
             q_keep <= 16'd0;
             q_last <= 1'b0;
+            q_zero <= 1'b0;
+            chase <= 1'b0;
+            rd_lim <= 8'd0;
             q_vld <= {QDEPTH{1'b0}};
             qwp <= {QAW{1'b0}};
             qrp <= {QAW{1'b0}};
@@ -549,6 +608,7 @@ module ccmp_fe #(
             for (qi = 0; qi < QDEPTH; qi = qi + 1) begin
                 q_eng[qi] <= 1'b0;
                 q_dec[qi] <= 1'b0;
+                q_cut[qi] <= 1'b0;
                 q_err[qi] <= 8'd0;
                 q_pn[qi] <= 48'd0;
                 q_kid[qi] <= 2'd0;
@@ -563,11 +623,12 @@ module ccmp_fe #(
                 if (zeroize || (key_load && key_load_slot == q_slot[qi]))
                     q_kill[qi] <= 1'b1;
             if (q_push) begin
-                q_eng[qwp] <= (chk_q == CCMP_ERR_OK);
+                q_eng[qwp] <= (h_err == CCMP_ERR_OK);
                 q_dec[qwp] <= dec;
-                q_err[qwp] <= chk_q;
-                q_pn[qwp] <= (chk_q == CCMP_ERR_OK) ? pn : 48'd0;
-                q_kid[qwp] <= (chk_q == CCMP_ERR_OK) ? kid : 2'd0;
+                q_cut[qwp] <= hand_e;
+                q_err[qwp] <= h_err;
+                q_pn[qwp] <= (h_err == CCMP_ERR_OK) ? pn : 48'd0;
+                q_kid[qwp] <= (h_err == CCMP_ERR_OK) ? kid : 2'd0;
                 q_rc[qwp] <= rc_i;
                 q_slot[qwp] <= slot_s;
                 q_kill[qwp] <= clr_slot;   // a load in the check's clock: counters just read are cleared
@@ -584,14 +645,22 @@ module ccmp_fe #(
                 else if (q_pop && qrp == qi[QAW-1:0])
                     q_vld[qi] <= 1'b0;
             if (rd_on && q_adv) begin
-                if (rd_i < nb) begin
+                if (rd_i < nb && rd_have) begin
                     q_valid <= 1'b1;
                     q_keep <= r_keep;
                     q_last <= r_last;
+                    q_zero <= (rd_i >= rd_lim);
                     rd_i <= rd_i + 8'd1;
                 end else begin
                     q_valid <= 1'b0;
                 end
+            end
+            // the reader's limit: while the frame being read is still being received, the
+            // beats written so far; then all it has (a short frame: the rest read as zeros)
+            if (chase) begin
+                rd_lim <= nbeat_w;
+                if (last_in)
+                    chase <= 1'b0;
             end
             case (ist)
                 I_IDLE: ;
@@ -608,7 +677,9 @@ module ccmp_fe #(
                 default: ist <= I_IDLE;
             endcase
             // hand-off (when idle: the previous MPDU's reader and realigner are empty)
-            if (hand_off && chk_q == CCMP_ERR_OK) begin
+            if ((hand_off && chk_q == CCMP_ERR_OK) || hand_e) begin
+                chase <= hand_e && !last_in;
+                rd_lim <= hand_e ? nbeat_w : 8'hff;
                 rb <= wb;
                 ecmd <= ecmd_next;
                 e_start <= e_start_w;
@@ -621,6 +692,38 @@ module ccmp_fe #(
                 aad_ph <= 2'd2;
                 ist <= I_CMD;
             end
+        end
+    end
+
+    // ================================================================ verdict FIFO
+    // One entry per cut-through frame, pushed at its last beat (0 OK, 1 FRAMING, 2 LEN,
+    // 3 FLEN), popped when the collect side finishes that frame. Such a frame's record is
+    // pushed before its last beat and the entry is popped with the record's end, so at
+    // most QDEPTH + 1 entries (the queued records and the one being collected) are held.
+    localparam integer VD = QDEPTH + 1;
+    localparam integer VAW = $clog2(VD + 1);
+    localparam integer VLASTI = VD - 1;
+    localparam [VAW-1:0] VLAST = VLASTI[VAW-1:0];
+    reg [1:0]     vf [0:VD-1];
+    reg [VAW-1:0] vwp, vrp, vcnt;
+    wire          v_any = (vcnt != {VAW{1'b0}});
+    wire [1:0]    v_head = vf[vrp];
+    wire          v_pop;
+    always @(posedge clk) begin
+        if (cut_last)
+            vf[vwp] <= v_code_w;
+    end
+    always @(posedge clk) begin
+        if (rst) begin
+            vwp <= {VAW{1'b0}};
+            vrp <= {VAW{1'b0}};
+            vcnt <= {VAW{1'b0}};
+        end else begin
+            if (cut_last)
+                vwp <= (vwp == VLAST) ? {VAW{1'b0}} : vwp + 1'b1;
+            if (v_pop)
+                vrp <= (vrp == VLAST) ? {VAW{1'b0}} : vrp + 1'b1;
+            vcnt <= vcnt + {{(VAW-1){1'b0}}, cut_last} - {{(VAW-1){1'b0}}, v_pop};
         end
     end
 
@@ -668,7 +771,11 @@ module ccmp_fe #(
     // realigner (s_wait), so the next MPDU's prefix follows the frame without a gap.
     wire        sts_take = m_axis_sts_tvalid && m_axis_sts_tready;
     wire        sts_free = !sts_pend || sts_take;
-    wire        c_fin = (cst == C_RUN) && sts_free && ((ost == O_DONE) || ((ost == O_END) && eng_s_ready));
+    wire        v_rdy = !c_cut || v_any;            // a cut-through frame's verdict is in
+    wire        v_bad = c_cut && (v_head != 2'd0);
+    wire        c_fin = (cst == C_RUN) && sts_free && v_rdy
+                      && ((ost == O_DONE) || ((ost == O_END) && eng_s_ready));
+    assign v_pop = c_fin && c_cut;
     wire [7:0]  fin_eng = (ost == O_DONE) ? eng_err : eng_code;
     assign q_pop = ((cst == C_IDLE) || c_fin) && !q_empty;
 
@@ -731,12 +838,14 @@ module ccmp_fe #(
                 O_END: begin
                     if (c_dec) begin
                         eng_s_ready = s_axis_eng_sts_tvalid;   // decryption: no MIC to append
-                    end else if (s_axis_eng_sts_tvalid) begin
+                    end else if (s_axis_eng_sts_tvalid && v_rdy) begin
+                        // the MIC; a cut-through frame's once its verdict is in (a bad
+                        // verdict ends the frame flagged)
                         ro_valid = 1'b1;
                         ro_data = {64'd0, mic_tx};
                         ro_keep = 16'h00ff;
                         ro_last = 1'b1;
-                        ro_user = !eng_ok;
+                        ro_user = !eng_ok || v_bad;
                         eng_s_ready = ro_ready;
                     end
                 end
@@ -829,6 +938,12 @@ module ccmp_fe #(
                     s_eng <= 8'd0;
                     s_pn <= pn_sts;
                     s_kid <= kid_sts;
+                end else if (fin_ok && v_bad) begin   // cut-through frame failed at tlast
+                    s_err <= (v_head == 2'd1) ? CCMP_ERR_FRAMING
+                           : (v_head == 2'd2) ? CCMP_ERR_LEN : CCMP_ERR_FLEN;
+                    s_eng <= fin_eng;
+                    s_pn <= 48'd0;
+                    s_kid <= 2'd0;
                 end else begin
                     s_err <= fin_ok ? CCMP_ERR_OK
                            : (fin_eng == ERR_AUTH) ? CCMP_ERR_AUTH
@@ -876,6 +991,7 @@ module ccmp_fe #(
             ost <= O_WAIT;
             c_dec <= 1'b0;
             c_eng <= 1'b0;
+            c_cut <= 1'b0;
             c_slot <= {SLOT_W{1'b0}};
             prefix <= 384'd0;
             pfx_len <= 6'd0;
@@ -964,6 +1080,7 @@ module ccmp_fe #(
             if (q_pop) begin
                 c_eng <= q_eng[qrp];
                 c_dec <= q_dec[qrp];
+                c_cut <= q_cut[qrp];
                 c_slot <= q_slot[qrp];
                 err <= q_err[qrp];
                 eng_err <= 8'd0;

@@ -24,9 +24,10 @@ localparam [7:0] CCMP_ERR_KEY = 8'd8;
 localparam [7:0] CCMP_ERR_AUTH = 8'd9;
 localparam [7:0] CCMP_ERR_REPLAY = 8'd10;
 localparam [7:0] CCMP_ERR_ENGINE = 8'd11;
+localparam [7:0] CCMP_ERR_FLEN = 8'd12;
 
 // command beat (s_axis_cmd_tdata): field X is s_axis_cmd_tdata[CCMP_CMD_X_LSB +: CCMP_CMD_X_W]
-localparam integer CCMP_CMD_W = 64;
+localparam integer CCMP_CMD_W = 80;
 localparam integer CCMP_CMD_OP_LSB = 0;
 localparam integer CCMP_CMD_OP_W = 1;
 localparam integer CCMP_CMD_RSVD0_LSB = 1;
@@ -39,8 +40,12 @@ localparam integer CCMP_CMD_SLOT_LSB = 8;
 localparam integer CCMP_CMD_SLOT_W = 8;
 localparam integer CCMP_CMD_PN_LSB = 16;
 localparam integer CCMP_CMD_PN_W = 48;
+localparam integer CCMP_CMD_FRAME_LEN_LSB = 64;
+localparam integer CCMP_CMD_FRAME_LEN_W = 12;
+localparam integer CCMP_CMD_RSVD2_LSB = 76;
+localparam integer CCMP_CMD_RSVD2_W = 4;
 // reserved bits (must be 0)
-localparam [63:0] CCMP_CMD_RSVD_MASK = 64'h00000000000000f2;
+localparam [79:0] CCMP_CMD_RSVD_MASK = 80'hf00000000000000000f2;
 
 // status beat (m_axis_sts_tdata): field X is m_axis_sts_tdata[CCMP_STS_X_LSB +: CCMP_STS_X_W]
 localparam integer CCMP_STS_W = 80;

@@ -24,7 +24,7 @@
 //               register would add a clock per decryption in bursts); 0 / 1 force it
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
-//   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
+//   s_axis_cmd_* (80), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -47,7 +47,7 @@ module ccmp_top #(
     input  wire [255:0]  key_data,
     input  wire          s_axis_cmd_tvalid,
     output wire          s_axis_cmd_tready,
-    input  wire [63:0]   s_axis_cmd_tdata,
+    input  wire [79:0]   s_axis_cmd_tdata,
     input  wire          s_axis_tvalid,
     output wire          s_axis_tready,
     input  wire [127:0]  s_axis_tdata,

@@ -111,11 +111,18 @@ async def start(dut, rng: random.Random) -> tuple[CcmpDriver, dict]:
 
 
 async def check(drv: CcmpDriver, name: str, err: int, out: bytes | None = None, pn: int = 0,
-                key_id: int = 0) -> None:
-    """The next status (and output frame when `out` is given) of the front end."""
+                key_id: int = 0, flagged: bool = False) -> None:
+    """The next status (and output frame when `out` is given) of the front end.
+    `flagged`: a failed cut-through encryption, whose output frame had begun before its
+    framing or length was known: the frame bit set and the frame ending with tuser = 1."""
     s = await with_timeout(drv.status(), 5_000_000, "ns")
     assert s["err"] == err, f"{name}: status err {C.error_name(s['err'])} (engine {s['eng_err']}), " \
                             f"expected {C.error_name(err)}"
+    if flagged:
+        assert s["frame"] == 1, f"{name}: frame bit {s['frame']}, expected a flagged frame"
+        _, flag = await with_timeout(drv.output(), 1_000_000, "ns")
+        assert flag == 1, f"{name}: the output frame's last beat has tuser = 0"
+        return
     assert s["frame"] == int(out is not None), f"{name}: frame bit {s['frame']}"
     assert s["pn"] == (pn if err == C.ERR_OK else 0), f"{name}: pn {s['pn']:#x} expected {pn:#x}"
     assert s["key_id"] == (key_id if err == C.ERR_OK else 0), f"{name}: key_id {s['key_id']}"
@@ -161,11 +168,13 @@ async def test_random(dut):
         assert unprotect(keys[slot], prot) == (mpdu, pn, kid)
         jobs.append(("ccmp-encrypt", slot, pn, kid, mpdu, prot))
         jobs.append(("ccmp-decrypt", slot, rng.getrandbits(48), rng.randrange(4), prot, mpdu))
+    # half of the frames with their length in the sideband (cut-through encryption)
+    flens = [len(j[4]) if rng.random() < 0.5 else 0 for j in jobs]
     drv.set_gaps(rng, p_gap=0.2, p_bp=0.2)
 
     async def feed():
-        for op, slot, pn, kid, inp, _ in jobs:
-            await drv.submit(op, slot, pn, inp, key_id=kid)
+        for (op, slot, pn, kid, inp, _), fl in zip(jobs, flens):
+            await drv.submit(op, slot, pn, inp, key_id=kid, frame_len=fl)
 
     cocotb.start_soon(feed())
     for k, (op, slot, pn, kid, inp, out) in enumerate(jobs):
@@ -205,6 +214,10 @@ async def test_bad_input(dut):
     forged_b = bytearray(prot_b)
     forged_b[-1] ^= 0x80
     other_tid = random_mpdu(rng, 20, "qos", tid=6)
+    long_m = random_mpdu(rng, 200, "qos", tid=3)               # 13+ beats: cut-through when declared
+    short_m = random_mpdu(rng, 8, "data", a4=False)            # 32 bytes: 2 beats, never cut-through
+    hole = [1] * len(long_m)
+    hole[100 + rng.randrange(60)] = 0
     mgmt = random_mpdu(rng, 20, "mgmt")
     old_pn = pn_a - 1
     # (name, op, slot, frame, error, options) in order: the replay cases depend on what
@@ -223,6 +236,24 @@ async def test_bad_input(dut):
         ("reserved sideband bits", "ccmp-encrypt", 0, good, C.ERR_OP, {"rsvd": 1 << 5}),
         ("tkeep hole", "ccmp-encrypt", 0, good, C.ERR_FRAMING, {"keep": [1] * 20 + [0] + [1] * (len(good) - 21)}),
         ("frame longer than the buffer", "ccmp-encrypt", 0, random_mpdu(rng, 2600, "data"), C.ERR_LEN, {}),
+        # the sideband's frame_len: an encryption that gives it runs cut-through (its output
+        # begins before tlast), so a framing or length error found at tlast ends that frame
+        # flagged; one that cannot start early (short, or a decryption) has no frame
+        ("cut-through: frame shorter than frame_len", "ccmp-encrypt", 0, long_m[:-21], C.ERR_FLEN,
+         {"frame_len": len(long_m), "flagged": True}),
+        ("cut-through: frame longer than frame_len", "ccmp-encrypt", 0, long_m, C.ERR_FLEN,
+         {"frame_len": len(long_m) - 33, "flagged": True}),
+        ("cut-through: tkeep hole after the header", "ccmp-encrypt", 0, long_m, C.ERR_FRAMING,
+         {"frame_len": len(long_m), "keep": hole, "flagged": True}),
+        ("cut-through: frame longer than the buffer", "ccmp-encrypt", 0, random_mpdu(rng, 2600, "data"),
+         C.ERR_LEN, {"frame_len": 1000, "flagged": True}),
+        ("frame_len beyond the buffer", "ccmp-encrypt", 0, long_m, C.ERR_FLEN, {"frame_len": 4000}),
+        ("frame_len shorter than the header", "ccmp-encrypt", 0, long_m, C.ERR_FLEN, {"frame_len": 20}),
+        ("frame_len wrong on a 2-beat frame", "ccmp-encrypt", 0, short_m, C.ERR_FLEN,
+         {"frame_len": len(short_m) + 1}),
+        ("frame_len wrong on a decryption", "ccmp-decrypt", 0, prot, C.ERR_FLEN, {"frame_len": len(prot) - 1}),
+        ("reserved sideband bits above frame_len", "ccmp-encrypt", 0, good, C.ERR_OP,
+         {"rsvd": 1 << 77, "frame_len": len(good)}),
         ("slot beyond the table", "ccmp-decrypt", 200, prot, C.ERR_KEY, {}),
         ("slot without a key", "ccmp-encrypt", 3, good, C.ERR_KEY, {}),
         ("MIC bit flipped", "ccmp-decrypt", 0, bytes(flip_mic), C.ERR_AUTH, {}),
@@ -255,8 +286,9 @@ async def test_bad_input(dut):
         out = opts.pop("out", None)
         pn = opts.pop("pn", 0)
         kid = opts.pop("key_id", 0)
+        flagged = opts.pop("flagged", False)
         await drv.submit(op, slot, rng.getrandbits(48), frame, **opts)
-        await check(drv, name, err, out, pn, kid)
+        await check(drv, name, err, out, pn, kid, flagged=flagged)
         # a good frame on slot 1 after every case; never TID 5, whose slot-1 counter the
         # "another slot" case above needs untouched (these PNs are higher than pn_a)
         m = random_mpdu(rng, random_len(rng) % 600, tid=rng.choice([t for t in range(16) if t != 5]))
@@ -264,10 +296,10 @@ async def test_bad_input(dut):
         kid = rng.randrange(4)
         pr = protect(keys[1], m, pn, kid)
         if k % 2:
-            await drv.submit("ccmp-encrypt", 1, pn, m, key_id=kid)
+            await drv.submit("ccmp-encrypt", 1, pn, m, key_id=kid, frame_len=len(m) if k % 4 == 1 else 0)
             await check(drv, f"good MPDU after {name}", C.ERR_OK, pr, pn, kid)
         else:
-            await drv.submit("ccmp-decrypt", 1, 0, pr)
+            await drv.submit("ccmp-decrypt", 1, 0, pr, frame_len=len(pr) if k % 4 == 2 else 0)
             await check(drv, f"good MPDU after {name}", C.ERR_OK, m, pn, kid)
     await ClockCycles(dut.clk, 20)
     assert drv.out.empty() and drv.sts.empty(), "extra output frames or status beats"
@@ -384,7 +416,7 @@ async def test_overlap(dut):
     assert sum(j[6][0] == C.ERR_REPLAY for j in jobs) == 5 and sum(j[6][0] == C.ERR_AUTH for j in jobs) == 3
 
     for name, op, slot, pn, kid, frame, _ in jobs:
-        await drv.submit(op, slot, pn, frame, key_id=kid)
+        await drv.submit(op, slot, pn, frame, key_id=kid, frame_len=len(frame) if rng.random() < 0.5 else 0)
     for k, (name, op, slot, pn, kid, frame, (err, out, e_pn, e_kid)) in enumerate(jobs):
         await check(drv, f"MPDU {k}: {name}", err, out, e_pn, e_kid)
     await ClockCycles(dut.clk, 20)
@@ -440,11 +472,12 @@ async def test_lanes(dut):
         else:
             assert unprotect(keys[slot], prot) == (mpdu, pn, kid)
             jobs.append(("ccmp-decrypt", slot, rng.getrandbits(48), rng.randrange(4), prot, mpdu, pn, kid))
+    flens = [len(j[4]) if rng.random() < 0.5 else 0 for j in jobs]   # half cut-through
     drv.set_gaps(rng, p_gap=0.0, p_bp=0.3)
 
     async def feed():
-        for op, slot, pn, kid, inp, *_ in jobs:
-            await drv.submit(op, slot, pn, inp, key_id=kid)
+        for (op, slot, pn, kid, inp, *_), fl in zip(jobs, flens):
+            await drv.submit(op, slot, pn, inp, key_id=kid, frame_len=fl)
 
     cocotb.start_soon(feed())
     for k, (op, slot, _pn, _kid, inp, out, e_pn, e_kid) in enumerate(jobs):
@@ -492,7 +525,8 @@ async def zeroize_round(dut, drv: CcmpDriver, rng: random.Random, keys: dict, pn
         else:
             jobs.append(("ccmp-decrypt", slot, 0, 0, pr, m, (pn, kid)))
     for op, slot, pn, kid, inp, _, _ in jobs:
-        await drv.submit(op, slot, pn, inp, key_id=kid)
+        # encryptions cut-through (frame_len given): zeroized while their frame streams
+        await drv.submit(op, slot, pn, inp, key_id=kid, frame_len=len(inp) if op == "ccmp-encrypt" else 0)
     sts = [await with_timeout(drv.status(), 5_000_000, "ns")]
     hit = None
     if during_release:
@@ -613,21 +647,29 @@ async def test_timing(dut):
         m = random_mpdu(rng, blen, "qos", a4=False, order=False)
         pn = pns()
         prot = protect(keys[0], m, pn)
-        for op, inp, out in (("ccmp-encrypt", m, prot), ("ccmp-decrypt", prot, m)):
+        res = {}
+        for op, inp, out, fl in (("ccmp-encrypt", m, prot, 0), ("ccmp-encrypt", m, prot, len(m)),
+                                 ("ccmp-decrypt", prot, m, 0)):
             await ClockCycles(dut.clk, 5)
             t0 = get_sim_time("step")
-            await drv.submit(op, 0, pn, inp)
+            await drv.submit(op, 0, pn, inp, frame_len=fl)
             s = await with_timeout(drv.status(), 5_000_000, "ns")
             cycles = int((s["t"] - t0) // get_sim_steps(10, "ns"))
             data, _ = await drv.output()
             assert s["err"] == 0 and data == out, f"{op} {blen}"
             nblk = -(-blen // 16)
             beats = -(-len(inp) // 16)
+            # cut-through (frame_len given, a frame of 4 beats or more): the engine starts
+            # once the first 3 beats are in
+            cut = fl and beats > 3
             steps = 1 + 2 + nblk
-            bound = beats + steps * step + (nblk if op == "ccmp-decrypt" else 0) + 20
-            dut._log.info("%s %4d body bytes: %5d cycles (input %d beats, engine %d steps; bound %d)",
-                          op, blen, cycles, beats, steps, bound)
+            bound = (3 if cut else beats) + steps * step + (nblk if op == "ccmp-decrypt" else 0) + 20
+            dut._log.info("%s%s %4d body bytes: %5d cycles (input %d beats, engine %d steps; bound %d)",
+                          op, " (frame_len given)" if fl else "", blen, cycles, beats, steps, bound)
             assert cycles <= bound, f"{op} {blen}: {cycles} cycles > {bound}"
+            res[(op, fl)] = cycles
+        # the declared length never costs a cycle; past 3 beats it saves the receive
+        assert res[("ccmp-encrypt", len(m))] <= res[("ccmp-encrypt", 0)], res
 
 
 # ---------------------------------------------------------------------------- pytest
