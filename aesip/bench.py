@@ -16,7 +16,8 @@ Record fields:
   bits_per_cycle (128 / cycles_per_block), latency_cycles, sim.
 
 CCM records (engine 'ccm-<core>': aes_mode_engine with CORE = that core, one more
-simulation per core; see aesip/engine_bench.py for the method): op 'ccm-encrypt',
+simulation per core; see aesip/engine_bench.py for the method): op 'ccm-encrypt'
+(every key size) and 'ccm-decrypt' (store-and-forward, AES-128, 1 and `--ccm-packets`),
 key_bits, bytes_per_packet (payload; `--ccm-sizes`, default 16,64,256,1500), aad_bytes
 (32), nonce_bytes (13), tag_bytes (8), packets (1 = a single packet, or `--ccm-packets`
 back to back, default 8), cycles (first command handshake to the last packet's last
@@ -494,9 +495,10 @@ def bench_main(args) -> int:
             cost = ccmp_bench.costs(ccmp_recs, ccm_recs)
             if cost:
                 print("\n" + format_cost_table(cost))
-                print("\ncost of the CCMP front end over the plain ccm-encrypt record of the same engine "
-                      "configuration (ccm-<x> for ccmp-<x>, same lanes, payload bytes and packets; the plain "
-                      "packets carry 32 bytes of AAD, one AAD block more than the MPDUs' 24)")
+                print("\ncost of the CCMP front end over the plain CCM record of the same op and engine "
+                      "configuration (ccm-encrypt / ccm-decrypt, store-and-forward, on ccm-<x> for ccmp-<x>, same "
+                      "lanes, payload bytes and packets; the plain packets carry 32 bytes of AAD, one AAD block "
+                      "more than the MPDUs' 24)")
         if chan_recs:
             print(("\n" if all_recs or ccm_recs or ccmp_recs else "") + format_chan_table(chan_recs))
             print(f"\nCBC encryption on chan_engine: {chan_bench.PACKET_BYTES}-byte packets on C channels, beats "

@@ -30,8 +30,10 @@ and `lanes` on the multi-lane engine.
 `costs` sets each record beside the plain CCM record of the same engine configuration
 (ccmp-<x> against ccm-<x>, the same `lanes`), payload size, packet count and key size:
 the front end's cost in cycles. The plain records carry 32 bytes of AAD, one AAD block
-more than the CCMP workload's 24 (aesip/engine_bench.py); there is no plain
-store-and-forward decryption record, so decryption is compared with plain encryption.
+more than the CCMP workload's 24 (aesip/engine_bench.py); ccmp-decrypt is set beside the
+plain store-and-forward ccm-decrypt record (AES-128, 1 and 8 packets; the tag in the
+command, the plaintext released after it has verified), ccmp-encrypt beside
+ccm-encrypt.
 """
 from __future__ import annotations
 
@@ -159,16 +161,17 @@ def run(engine: str, simulator: str, sizes, packets: int, seed: int,
 
 
 def costs(ccmp_recs: list[dict], ccm_recs: list[dict]) -> list[dict]:
-    """Each ccmp record with its like-for-like plain CCM record (engine ccm-<x> for
-    ccmp-<x>, the same lanes, bytes_per_packet, packets, key_bits): rows of engine, lanes,
+    """Each ccmp record with its like-for-like plain CCM record (op ccm-encrypt /
+    ccm-decrypt for ccmp-encrypt / ccmp-decrypt, engine ccm-<x> for ccmp-<x>, the same
+    lanes, bytes_per_packet, packets, key_bits): rows of engine, lanes,
     op, bytes, packets, ccmp cycles, plain cycles, cost (ccmp / plain - 1). Records
     without a plain counterpart are left out."""
-    plain = {(r["engine"], r.get("lanes"), r["key_bits"], r["bytes_per_packet"], r["packets"]): r
-             for r in ccm_recs if r["op"] == "ccm-encrypt"}
+    plain = {(r["op"], r["engine"], r.get("lanes"), r["key_bits"], r["bytes_per_packet"], r["packets"]): r
+             for r in ccm_recs}
     rows = []
     for r in ccmp_recs:
-        p = plain.get(("ccm-" + r["engine"].removeprefix("ccmp-"), r.get("lanes"), r["key_bits"],
-                       r["bytes_per_packet"], r["packets"]))
+        p = plain.get(("ccm-" + r["op"].removeprefix("ccmp-"), "ccm-" + r["engine"].removeprefix("ccmp-"),
+                       r.get("lanes"), r["key_bits"], r["bytes_per_packet"], r["packets"]))
         if p is None:
             continue
         rows.append({"engine": r["engine"], "lanes": r.get("lanes"), "op": r["op"], "bytes": r["bytes_per_packet"],

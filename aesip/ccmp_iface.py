@@ -84,7 +84,7 @@ ERROR_DESCRIPTIONS = {
     9: 'the MIC does not verify (mode engine AUTH); no plaintext is released, the replay counter is not updated',
     10: 'decryption: the PN is not greater than the last PN accepted for this key slot and TID (management frames: their own counter); the frame does not reach the engine',
     11: 'any other mode-engine error (its code in `eng_err`), e.g. ZEROIZED',
-    12: "the sideband's `frame_len` is not 0 and differs from the frame's length. A cut-through encryption finds it at `tlast`, after its output frame has begun: that frame ends with `tuser` = 1",
+    12: "the sideband's `frame_len` is not 0 and differs from the frame's length. A cut-through encryption finds it at `tlast`, after its output frame has begun: that frame ends with `tuser` = 1; a cut-through decryption releases nothing",
 }
 
 # error code -> the CLI's error string (codes without one: not listed)

@@ -124,7 +124,7 @@ ERROR_NAMES = {
 # error code -> description
 ERROR_DESCRIPTIONS = {
     0: '',
-    1: 'unknown op (for the engine: the AES engines take codes 0..7, tdea_mode_engine 8..11), reserved bits set, or `cut` with an op other than CCM decrypt',
+    1: 'unknown op (for the engine: the AES engines take codes 0..7, tdea_mode_engine 8..11), reserved bits set, `cut` with an op other than CCM decrypt, or `tag_beat` with an op other than CCM decrypt or with t = 0',
     2: 'CCM nonce length outside 7..13',
     3: 'CCM tag length not in {0, 4, 6, …, 16} (0 = CCM* encryption only)',
     4: 'payload too long for the L-byte length field (p ≥ 2^(8L)); a length ≥ 2^LEN_W; AAD on a non-CCM op; ECB/CBC/CBC-MAC payload not a multiple of 16; TDEA payload not a multiple of 8',
@@ -155,7 +155,8 @@ CMD_W = 512
 CMD_FIELDS = {
     'op': (0, 4),
     'cut': (4, 1),
-    'rsvd0': (5, 3),
+    'tag_beat': (5, 1),
+    'rsvd0': (6, 2),
     'slot': (8, 8),
     'nonce_len': (16, 4),
     'tag_len': (20, 5),

@@ -36,13 +36,16 @@ class ChanPacket:
     aad_len: int | None = None
     data_len: int | None = None
     nbeats: int | None = None    # beats actually sent (framing tests); None: from the data
+    tag_beat: bool = False       # the command's tag_beat flag (refused with OP), one beat more
 
     def command(self) -> bytes:
         return Packet(op=self.op, slot=self.slot, iv=self.iv, data=self.data, tag_len=0,
-                      raw_op=self.raw_op, aad_len=self.aad_len, data_len=self.data_len).command()
+                      raw_op=self.raw_op, aad_len=self.aad_len, data_len=self.data_len,
+                      tag_beat=self.tag_beat).command()
 
     def beats(self, bb: int) -> list[bytes]:
         n = (len(self.data) + bb - 1) // bb if self.nbeats is None else self.nbeats
+        n += int(self.tag_beat)
         d = self.data.ljust(n * bb, b"\0")
         return [d[i * bb:(i + 1) * bb] for i in range(n)]
 
@@ -80,7 +83,7 @@ def expect(p: ChanPacket, keys: dict, tdea: bool, len_w: int = 16, nr_max: int =
     plen = len(p.data) if p.data_len is None else p.data_len
     alen = 0 if p.aad_len is None else p.aad_len
     fam = TDEA_FAMILY if tdea else AES_FAMILY
-    if op not in fam or (not tdea and not inverse and op in INVERSE_OPS):
+    if op not in fam or (not tdea and not inverse and op in INVERSE_OPS) or p.tag_beat:
         return Expect([], iface.ERR_OP, zero)
     ctr = not tdea and op == iface.OPS["ctr"]
     if alen or plen >= (1 << len_w) or (not ctr and plen % bb):

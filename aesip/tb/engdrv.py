@@ -26,6 +26,8 @@ class Packet:
     tag_len: int = 16
     rtag: bytes = b""        # CCM decryption: received tag
     cut: bool = False        # CCM decryption: cut-through instead of store-and-forward
+    tag_beat: bool = False   # CCM decryption: the received tag as the last data beat (the
+                             # command's tag field then carries its complement: ignored)
     # overrides for bad-input tests (None: derived from the fields above)
     nonce_len: int | None = None
     aad_len: int | None = None
@@ -40,15 +42,16 @@ class Packet:
         plen = len(self.data) if self.data_len is None else self.data_len
         f = iface.CMD_FIELDS
         return iface.pack_command(
-            op=op, cut=int(self.cut), slot=self.slot,
+            op=op, cut=int(self.cut), tag_beat=int(self.tag_beat), slot=self.slot,
             nonce_len=nlen & ((1 << f["nonce_len"][1]) - 1), tag_len=self.tag_len & ((1 << f["tag_len"][1]) - 1),
             aad_len=alen, payload_len=plen,
             iv=int.from_bytes(self.iv[:16].ljust(16, b"\0"), "little"),
-            tag=int.from_bytes(self.rtag[:16].ljust(16, b"\0"), "little"))
+            tag=int.from_bytes(self.rtag[:16].ljust(16, b"\0"), "little") ^ (((1 << 128) - 1) if self.tag_beat else 0))
 
     def frame(self, beat: int = 16) -> AxiStreamFrame | None:
         """AAD beats then payload beats, each segment starting on a beat boundary
-        (`beat` bytes per beat: 16 on the AES engines, 8 on tdea_mode_engine)."""
+        (`beat` bytes per beat: 16 on the AES engines, 8 on tdea_mode_engine); with
+        tag_beat, a last beat with the received tag (its first tag_len bytes)."""
         if self.beats is not None:
             data, keep = b"", []
             for d, k, _ in self.beats:
@@ -62,6 +65,11 @@ class Packet:
 
         ad, ak = seg(self.aad)
         pd, pk = seg(self.data)
+        if self.tag_beat:
+            td, tk = seg(self.rtag[: self.tag_len] if self.tag_len else b"")
+            if not td:   # t = 0 (refused with OP): a beat without bytes
+                td, tk = bytes(beat), [0] * beat
+            pd, pk = pd + td, pk + tk
         if not ad and not pd:
             return None
         # the last beat is shortened by cocotbext-axi only if we cut it: keep tkeep explicit
@@ -134,7 +142,8 @@ def expect(pkt: Packet, key: bytes | None, buf_bytes: int = 4096, nr_max_bytes: 
     a, d = pkt.aad, pkt.data
     ccm = op.startswith("ccm")
     # command-time checks, in the engine's priority order (docs/mode_engine.md)
-    if pkt.raw_op is not None and pkt.raw_op not in OPS.values() or (pkt.cut and op != "ccm-decrypt"):
+    if (pkt.raw_op is not None and pkt.raw_op not in OPS.values() or (pkt.cut and op != "ccm-decrypt")
+            or (pkt.tag_beat and (op != "ccm-decrypt" or pkt.tag_len == 0))):
         return Result(ERR_OP, bytes(16))
     nlen = len(pkt.iv) if pkt.nonce_len is None else pkt.nonce_len
     if ccm and not 7 <= nlen <= 13:
@@ -206,6 +215,7 @@ def random_packet(rng: random.Random, slot_keys: dict, p_big: float = 0.1) -> Pa
         p = Packet(op, slot, rng.randbytes(nlen), rng.randbytes(alen), rng.randbytes(plen), tlen)
         if op == "ccm-decrypt":
             p.cut = rng.random() < 0.3
+            p.tag_beat = tlen > 0 and rng.random() < 0.3
             ct, tag = ref.ccm_encrypt(slot_keys[slot], p.iv, p.aad, p.data, tlen)
             if rng.random() < 0.25:  # tamper: flip one bit of tag, ciphertext or AAD
                 what = rng.choice(["tag", "data", "aad"]) if (p.data and p.aad) else "tag"

@@ -21,13 +21,14 @@
 //   cmd          : the command beat (s_axis_cmd_tdata)
 //   key_usable   : bit s = key slot s holds a usable key (aes_key_slots)
 //   op, cut      : op code, cut-through flag
+//   tag_beat     : CCM decryption: the received tag comes as the last data beat
 //   slot         : key slot (low SLOT_W bits of the slot field)
 //   tag_len      : CCM tag length t in bytes (0: CCM* encryption only, no CBC-MAC)
 //   aad_code     : AAD length encoding (SP 800-38C A.2.2): 0 = 2 bytes, 1 = 6, 2 = 10
 //   err          : error code found from the command alone (ERR_OK when none); OP also
 //                  for ECB/CBC decrypt when DEC_OPS = 0
 //   is_ccm       : op is CCM encrypt or decrypt
-//   has_data     : the packet has data beats (aad_len or payload_len nonzero)
+//   has_data     : the packet has data beats (aad_len or payload_len nonzero, or tag_beat)
 //   no_payload   : payload_len is 0
 //   aad_steps    : CCM: formatted AAD blocks (length encoding + AAD, 16-byte blocks)
 //   aad_beats    : AAD beats on s_axis
@@ -38,7 +39,7 @@
 //                  CTR the IV
 //   iv           : the iv field (CBC decryption's first previous block)
 //   aad_carry    : the AAD length encoding in the top bytes of an 80-bit carry register
-//   recv_tag     : the tag field (CCM decryption: the received tag)
+//   recv_tag     : the tag field (CCM decryption: the received tag; ignored with tag_beat)
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -52,6 +53,7 @@ module aes_mode_cmd_decode #(
     input  wire [(1 << SLOT_W)-1:0] key_usable,
     output wire [3:0]            op,
     output wire                  cut,
+    output wire                  tag_beat,
     output wire [SLOT_W-1:0]     slot,
     output wire [4:0]            tag_len,
     output wire [1:0]            aad_code,
@@ -97,6 +99,7 @@ module aes_mode_cmd_decode #(
     wire [63:0]  pay_len64  = cmd[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W];
     assign op       = cmd[CMD_OP_LSB +: CMD_OP_W];
     assign cut      = cmd[CMD_CUT_LSB];
+    assign tag_beat = cmd[CMD_TAG_BEAT_LSB];
     assign slot     = slot_field[SLOT_W-1:0];
     assign tag_len  = cmd[CMD_TAG_LEN_LSB +: CMD_TAG_LEN_W];
     assign iv       = cmd[CMD_IV_LSB +: CMD_IV_W];
@@ -115,13 +118,14 @@ module aes_mode_cmd_decode #(
     wire len_fit  = ((aad_len64 >> LEN_W) == 64'd0) && ((pay_len64 >> LEN_W) == 64'd0);
     wire whole_blocks = (pay_len64[3:0] == 4'd0);
     wire slot_ok  = ((slot_field >> SLOT_W) == 8'd0) && key_usable[slot];
-    assign has_data   = (aad_len64 != 64'd0) || (pay_len64 != 64'd0);
+    assign has_data   = (aad_len64 != 64'd0) || (pay_len64 != 64'd0) || tag_beat;
     assign no_payload = (pay_len64 == 64'd0);
     wire [LEN_W:0] buffer_bytes = (1 << (BUF_AW + BEAT_BYTES_LOG2));
 
     always @(*) begin
         err = ERR_OK;
         if (op > OP_CCM_DEC || (cmd & CMD_RSVD_MASK) != {CMD_W{1'b0}} || (cut && op != OP_CCM_DEC)
+            || (tag_beat && (op != OP_CCM_DEC || mac_less))
             || (DEC_OPS == 0 && (op == OP_ECB_DEC || op == OP_CBC_DEC)))
             err = ERR_OP;
         else if (is_ccm && !nonce_ok)

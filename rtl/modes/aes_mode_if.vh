@@ -39,8 +39,10 @@ localparam integer CMD_OP_LSB = 0;
 localparam integer CMD_OP_W = 4;
 localparam integer CMD_CUT_LSB = 4;
 localparam integer CMD_CUT_W = 1;
-localparam integer CMD_RSVD0_LSB = 5;
-localparam integer CMD_RSVD0_W = 3;
+localparam integer CMD_TAG_BEAT_LSB = 5;
+localparam integer CMD_TAG_BEAT_W = 1;
+localparam integer CMD_RSVD0_LSB = 6;
+localparam integer CMD_RSVD0_W = 2;
 localparam integer CMD_SLOT_LSB = 8;
 localparam integer CMD_SLOT_W = 8;
 localparam integer CMD_NONCE_LEN_LSB = 16;
@@ -64,7 +66,7 @@ localparam integer CMD_TAG_W = 128;
 localparam integer CMD_RSVD2_LSB = 448;
 localparam integer CMD_RSVD2_W = 64;
 // reserved bits (must be 0)
-localparam [511:0] CMD_RSVD_MASK = 512'hffffffffffffffff000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000fffffffffe0000e0;
+localparam [511:0] CMD_RSVD_MASK = 512'hffffffffffffffff000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000fffffffffe0000c0;
 
 // status beat (m_axis_sts_tdata): field X is m_axis_sts_tdata[STS_X_LSB +: STS_X_W]
 localparam integer STS_W = 136;

@@ -147,7 +147,7 @@ module aes_mode_lane #(
     // ---------------------------------------------------------------- command decode
     // (fields, command-time checks, step counts, initial values: aes_mode_cmd_decode)
     wire [3:0]        cmd_op;
-    wire              cmd_cut;
+    wire              cmd_cut, cmd_tag_beat;
     wire [SLOT_W-1:0] cmd_slot;
     wire [4:0]        cmd_tag_len;
     wire [1:0]        cmd_aad_code;
@@ -158,7 +158,7 @@ module aes_mode_lane #(
     wire [79:0]       cmd_aad_carry;
     aes_mode_cmd_decode #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .DEC_OPS(DEC_OPS)) u_decode (
         .cmd(s_axis_cmd_tdata), .key_usable(key_usable),
-        .op(cmd_op), .cut(cmd_cut), .slot(cmd_slot), .tag_len(cmd_tag_len), .aad_code(cmd_aad_code),
+        .op(cmd_op), .cut(cmd_cut), .tag_beat(cmd_tag_beat), .slot(cmd_slot), .tag_len(cmd_tag_len), .aad_code(cmd_aad_code),
         .err(cmd_err), .is_ccm(cmd_is_ccm), .has_data(cmd_has_data), .no_payload(cmd_no_payload),
         .aad_steps(cmd_aad_steps), .aad_beats(cmd_aad_beats), .pay_beats(cmd_pay_beats),
         .aad_len(cmd_aad_len), .pay_len(cmd_pay_len),
@@ -168,7 +168,10 @@ module aes_mode_lane #(
     // ---------------------------------------------------------------- packet state
     // ST_ABORT: the packet failed closed (core key error or zeroize): nothing more is
     // issued or written; the lane waits for its outstanding core results and discards them.
-    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_ABORT = 3'd2, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4;
+    // ST_TAG: CCM decryption with tag_beat: every step is done, the tag beat is taken;
+    // ST_TAGW: one clock for the tag comparison (tag_diff) to see the received tag.
+    localparam [2:0] ST_IDLE = 3'd0, ST_RUN = 3'd1, ST_ABORT = 3'd2, ST_DRAIN = 3'd3, ST_FLUSH = 3'd4,
+                     ST_TAG = 3'd5, ST_TAGW = 3'd6;
     // output buffer entry: {tuser, tlast, tkeep[15:0], tdata[127:0]}
     localparam integer BUF_KEEP_LSB = 128;
     localparam integer BUF_LAST_BIT = BUF_KEEP_LSB + 16;
@@ -227,11 +230,12 @@ module aes_mode_lane #(
     reg b_blk;            // payload steps send the beat itself to core B (ECB, CBC decrypt)
     reg b_dec;            // core B decrypts (ECB decrypt, CBC decrypt)
     reg pay_any;          // the packet has payload beats
+    reg tag_in;           // CCM decryption: the received tag follows as the last data beat
     wire cmd_ccm_mac = cmd_is_ccm && (cmd_tag_len != 5'd0);
     always @(posedge clk) begin
         if (rst) begin
             ccm_mac <= 1'b0; uses_keystream <= 1'b0; store_forward <= 1'b0; has_out <= 1'b0;
-            a_pay <= 1'b0; b_blk <= 1'b0; b_dec <= 1'b0; pay_any <= 1'b0;
+            a_pay <= 1'b0; b_blk <= 1'b0; b_dec <= 1'b0; pay_any <= 1'b0; tag_in <= 1'b0;
         end else if (state == ST_IDLE && s_axis_cmd_tvalid) begin
             ccm_mac        <= cmd_ccm_mac;
             uses_keystream <= cmd_is_ccm || (cmd_op == OP_CTR);
@@ -241,6 +245,7 @@ module aes_mode_lane #(
             b_blk          <= (cmd_op == OP_ECB_ENC) || (cmd_op == OP_ECB_DEC) || (cmd_op == OP_CBC_DEC);
             b_dec          <= (cmd_op == OP_ECB_DEC) || (cmd_op == OP_CBC_DEC);
             pay_any        <= !cmd_no_payload;
+            tag_in         <= cmd_tag_beat;
         end
     end
 
@@ -260,7 +265,7 @@ module aes_mode_lane #(
     wire need_beat = (phase == PH_PAY) || (phase == PH_AAD && aad_beat);
     wire in_aad_beat = (phase == PH_AAD);
     wire [127:0] beat = s_axis_tdata & in_mask;
-    wire expect_last = in_aad_beat ? ((aad_left <= 16) && !pay_any) : (pay_left <= 16);
+    wire expect_last = !tag_in && (in_aad_beat ? ((aad_left <= 16) && !pay_any) : (pay_left <= 16));
 
     // core A (chain): CCM MAC, CBC encryption, CBC-MAC
     // (PH_INIT and PH_AAD are CCM only; with t = 0 they issue no block to core A)
@@ -388,7 +393,7 @@ module aes_mode_lane #(
 
     // ---------------------------------------------------------------- ready signals
     assign s_axis_cmd_tready = (state == ST_IDLE);
-    assign s_axis_tready = (state == ST_DRAIN) || (issue_done && need_beat);
+    assign s_axis_tready = (state == ST_DRAIN) || (state == ST_TAG) || (issue_done && need_beat);
     assign m_axis_sts_tvalid = status_valid && !status_hold;
     wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
@@ -566,11 +571,20 @@ module aes_mode_lane #(
                 end
                 // all steps issued and the last one consumed
                 if (!plan_active && (!flight_valid || complete_now) && !err_now)
-                    state <= in_open ? ST_DRAIN : ST_FLUSH;
+                    state <= !in_open ? ST_FLUSH : (tag_in && err == ERR_OK) ? ST_TAG : ST_DRAIN;
             end
             ST_ABORT: if (!a_in_core && !b_in_core) begin
                 state <= (in_open && (ZDRAIN != 0 || !zeroize_abort)) ? ST_DRAIN : ST_FLUSH;
             end
+            ST_TAG: if (s_axis_tvalid) begin
+                // the received tag: t bytes, the packet's last beat
+                received_tag <= s_axis_tdata & low_bytes_mask(tag_len);
+                if (!s_axis_tlast || s_axis_tkeep != keepmask(tag_len))
+                    err <= ERR_FRAMING;
+                if (s_axis_tlast) in_open <= 1'b0;
+                state <= s_axis_tlast ? ST_TAGW : ST_DRAIN;
+            end
+            ST_TAGW: state <= ST_FLUSH;
             ST_DRAIN: if (s_axis_tvalid && s_axis_tlast) begin
                 in_open <= 1'b0;
                 state <= ST_FLUSH;

@@ -230,7 +230,8 @@ module aes_mode_multi #(
     reg  [LW-1:0]    d_lane;      // lane whose packet the input stream carries now
     reg  [LANES-1:0] q_v, q_d;
     wire c_has_data = (s_axis_cmd_tdata[CMD_AAD_LEN_LSB +: CMD_AAD_LEN_W] != {CMD_AAD_LEN_W{1'b0}})
-                    || (s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}});
+                    || (s_axis_cmd_tdata[CMD_PAYLOAD_LEN_LSB +: CMD_PAYLOAD_LEN_W] != {CMD_PAYLOAD_LEN_W{1'b0}})
+                    || s_axis_cmd_tdata[CMD_TAG_BEAT_LSB];   // the received tag as a beat
     // a key load for the command's slot goes first: from key_valid until the new key is
     // in force (bank flipped), no command for that slot is accepted ("Key slots" above)
     wire [CMD_SLOT_W-1:0] c_slot_field = s_axis_cmd_tdata[CMD_SLOT_LSB +: CMD_SLOT_W];

@@ -303,7 +303,8 @@ module chan_engine #(
     reg  [7:0] i_err0;                         // OP, LENGTH, slot out of range (KEY)
     always @(*) begin
         i_err0 = ERR_OK;
-        if (!i_known || i_noinv || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || i_cut)
+        if (!i_known || i_noinv || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || i_cut
+            || s_axis_cmd_tdata[CMD_TAG_BEAT_LSB])
             i_err0 = ERR_OP;
         else if (i_aad_len != 64'd0 || !i_fit || (!i_ctr && !i_whole))
             i_err0 = ERR_LENGTH;
@@ -571,7 +572,8 @@ module chan_engine #(
             hc_ch <= ic; hc_op <= i_op; hc_slot <= i_slotf[SLOT_W-1:0];
             hc_shi <= ((i_slotf >> SLOT_W) == 8'd0); hc_err0 <= i_err0;
             hc_ok0 <= (i_err0 == ERR_OK);
-            hc_has_data <= (i_aad_len != 64'd0) || (i_pay_len != 64'd0);
+            // (tag_beat, refused with OP, still brings its tag beat)
+            hc_has_data <= (i_aad_len != 64'd0) || (i_pay_len != 64'd0) || s_axis_cmd_tdata[CMD_TAG_BEAT_LSB];
             hc_empty <= (i_pay_len == 64'd0);
             hc_nblk <= i_nblk; hc_nblk1 <= (i_nblk == {{(BL_W-1){1'b0}}, 1'b1});
             hc_cbce <= TDEA ? (i_op == OP_TDEA_CBC_ENC) : (i_op == OP_CBC_ENC || i_op == OP_CBC_MAC);

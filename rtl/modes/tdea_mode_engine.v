@@ -131,14 +131,16 @@ module tdea_mode_engine #(
     reg  [7:0] d_err;
     always @(*) begin
         d_err = ERR_OK;
-        if (!d_known || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || d_cut)
+        if (!d_known || (s_axis_cmd_tdata & CMD_RSVD_MASK) != {CMD_W{1'b0}} || d_cut
+            || s_axis_cmd_tdata[CMD_TAG_BEAT_LSB])
             d_err = ERR_OP;
         else if (d_aad_len != 64'd0 || !d_fit || d_pay_len[2:0] != 3'd0)
             d_err = ERR_LENGTH;
         else if ((d_slotf >> SLOT_W) != 8'd0 || !usable[d_slot])
             d_err = ERR_KEY;
     end
-    wire d_has_data = (d_aad_len != 64'd0) || (d_pay_len != 64'd0);
+    // (a command with tag_beat, refused with OP above, still brings its tag beat)
+    wire d_has_data = (d_aad_len != 64'd0) || (d_pay_len != 64'd0) || s_axis_cmd_tdata[CMD_TAG_BEAT_LSB];
 
     // a pending key load for the command's slot goes first (no starvation by traffic)
     wire cmd_hold = key_valid && ({8'd0, d_slotf} == {{(16-SLOT_W){1'b0}}, key_slot});

@@ -20,7 +20,7 @@
 // whose input is aligned costs one beat of latency; an input tlast beat that leaves more
 // than BYTES bytes takes one extra clock (s_tready low for one cycle) to flush the rest.
 // s_tready = (!m_tvalid || m_tready) && !flushing: a combinational path from m_tready.
-// With IN_REG = 1 every input beat first goes through a two-entry input register (skid
+// With IN_REG = 1 or 2 every input beat first goes through a two-entry input register (skid
 // register): s_tready is then a register (high while its second entry is free), the
 // packing logic starts from registered inputs, and every beat takes one clock more; the
 // rate stays one beat per clock.
@@ -30,8 +30,13 @@
 // Parameters
 //   BYTES  : bytes per beat, 2 .. 64 (default 16: 128-bit beats); any value in the range
 //            (not only powers of 2)
-//   IN_REG : 0 (default) or 1: the two-entry input register above (one clock of latency;
-//            s_tready from a register, nothing combinational from m_tready to s_tready)
+//   IN_REG : 0 (default), 1 or 2: the two-entry input register above (one clock of
+//            latency; s_tready from a register, nothing combinational from m_tready to
+//            s_tready). 1: the register holds the beat as it came, the packing logic
+//            normalizes it (moves its run down to lane 0) behind the register; 2: the beat
+//            is normalized in front of the register, which holds it with its byte count
+//            (the normalizing shifter then sits on the input path instead of between the
+//            register and the packing logic: for an input from registers)
 // Ports
 //   clk, rst                           : clock, synchronous active-high reset (drops a
 //                                        frame in progress)
@@ -65,110 +70,136 @@ module axis_realign #(
     generate
         `AESIP_CHECK(BYTES >= 2 && BYTES <= 64, axis_realign_BYTES_not_2_to_64,
                      "axis_realign: BYTES must be 2 .. 64")
-        `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, axis_realign_IN_REG_not_0_or_1,
-                     "axis_realign: IN_REG must be 0 or 1")
+        `AESIP_CHECK(IN_REG >= 0 && IN_REG <= 2, axis_realign_IN_REG_not_0_to_2,
+                     "axis_realign: IN_REG must be 0, 1 or 2")
     endgenerate
 
     localparam integer W8 = 8 * BYTES;
-    // the packing logic's input (i_*): the input itself, or the input register's head
+    localparam integer CW = $clog2(BYTES + 1);   // counts 0 .. BYTES
+    localparam integer W = 8 * BYTES;
+    localparam [CW:0] FULL = BYTES[CW:0];
+
+    // ---------------------------------------------------------------- input normalization
+    // A beat's kept run (lanes a .. b-1) moved down to lane 0, lanes above it zeroed; and
+    // its byte count.
+    function [W-1:0] normalize(input [W-1:0] d, input [BYTES-1:0] k);
+        integer j;
+        reg [CW-1:0] lo, cnt;
+        reg [W-1:0]  mask;
+        begin
+            lo = {CW{1'b0}};
+            cnt = {CW{1'b0}};
+            for (j = BYTES - 1; j >= 0; j = j - 1)
+                if (k[j]) lo = j[CW-1:0];
+            for (j = 0; j < BYTES; j = j + 1)
+                cnt = cnt + {{(CW-1){1'b0}}, k[j]};
+            for (j = 0; j < BYTES; j = j + 1)
+                mask[8*j +: 8] = (j < cnt) ? 8'hff : 8'h00;
+            normalize = (d >> {lo, 3'b000}) & mask;
+        end
+    endfunction
+    function [CW-1:0] count(input [BYTES-1:0] k);
+        integer j;
+        begin
+            count = {CW{1'b0}};
+            for (j = 0; j < BYTES; j = j + 1)
+                count = count + {{(CW-1){1'b0}}, k[j]};
+        end
+    endfunction
+
+    function [BYTES-1:0] count_w(input [BYTES-1:0] k);   // count() in BYTES bits
+        integer j;
+        begin
+            count_w = {BYTES{1'b0}};
+            for (j = 0; j < BYTES; j = j + 1)
+                count_w = count_w + {{(BYTES-1){1'b0}}, k[j]};
+        end
+    endfunction
+
+    // The packing logic's input: a normalized beat (i_norm: bytes from lane 0, i_n of
+    // them), straight from the input (IN_REG = 0), normalized behind the input register
+    // (1) or in front of it (2: the register holds the normalized beat and its count).
     wire             i_tvalid, i_tready;
-    wire [W8-1:0]    i_tdata;
-    wire [BYTES-1:0] i_tkeep;
+    wire [W-1:0]     i_norm;
+    wire [CW-1:0]    i_n;
     wire             i_tlast, i_tuser;
     wire             in_busy;
     generate
         if (IN_REG == 0) begin : g_direct
             assign i_tvalid = s_tvalid;
             assign s_tready = i_tready;
-            assign i_tdata = s_tdata;
-            assign i_tkeep = s_tkeep;
+            assign i_norm = normalize(s_tdata, s_tkeep);
+            assign i_n = count(s_tkeep);
             assign i_tlast = s_tlast;
             assign i_tuser = s_tuser;
             assign in_busy = 1'b0;
         end else begin : g_in_reg
             // two entries: h (head, presented to the packing logic) and k (taken while h
-            // could not move on); s_tready = k free
-            reg             h_v, k_v;
-            reg [W8-1:0]    h_d, k_d;
-            reg [BYTES-1:0] h_k, k_k;
-            reg             h_l, k_l, h_u, k_u;
+            // could not move on); s_tready = k free. An entry holds a raw beat (data and
+            // tkeep, IN_REG = 1) or a normalized one (data and count in the tkeep field's
+            // low bits, IN_REG = 2)
+            localparam integer PW = W8 + BYTES + 2;
+            wire [PW-1:0] s_p;
+            if (IN_REG == 1) begin : g_raw
+                assign s_p = {s_tdata, s_tkeep, s_tlast, s_tuser};
+            end else begin : g_norm
+                assign s_p = {normalize(s_tdata, s_tkeep), count_w(s_tkeep), s_tlast, s_tuser};
+            end
+            reg           h_v, k_v;
+            reg [PW-1:0]  h_p, k_p;
             wire s_take = s_tvalid && !k_v;
             wire h_take = h_v && i_tready;
             always @(posedge clk) begin
                 if (rst) begin
                     h_v <= 1'b0;
                     k_v <= 1'b0;
-                    h_d <= {W8{1'b0}};
-                    k_d <= {W8{1'b0}};
-                    h_k <= {BYTES{1'b0}};
-                    k_k <= {BYTES{1'b0}};
-                    h_l <= 1'b0;
-                    k_l <= 1'b0;
-                    h_u <= 1'b0;
-                    k_u <= 1'b0;
+                    h_p <= {PW{1'b0}};
+                    k_p <= {PW{1'b0}};
                 end else begin
                     if (!h_v || h_take) begin
                         // the head is free at the clock's end: from k, else from the input
                         if (k_v) begin
                             h_v <= 1'b1;
-                            h_d <= k_d;
-                            h_k <= k_k;
-                            h_l <= k_l;
-                            h_u <= k_u;
+                            h_p <= k_p;
                             k_v <= 1'b0;
                         end else begin
                             h_v <= s_take;
-                            if (s_take) begin
-                                h_d <= s_tdata;
-                                h_k <= s_tkeep;
-                                h_l <= s_tlast;
-                                h_u <= s_tuser;
-                            end
+                            if (s_take) h_p <= s_p;
                         end
                     end else if (s_take) begin
                         // the head stays: the beat waits in k (k is free: s_take needs it)
                         k_v <= 1'b1;
-                        k_d <= s_tdata;
-                        k_k <= s_tkeep;
-                        k_l <= s_tlast;
-                        k_u <= s_tuser;
+                        k_p <= s_p;
                     end
                 end
             end
+            wire [W8-1:0]    h_d = h_p[PW-1 -: W8];
+            wire [BYTES-1:0] h_k = h_p[BYTES+1:2];
             assign s_tready = !k_v;
             assign i_tvalid = h_v;
-            assign i_tdata = h_d;
-            assign i_tkeep = h_k;
-            assign i_tlast = h_l;
-            assign i_tuser = h_u;
+            assign i_tlast = h_p[1];
+            assign i_tuser = h_p[0];
             assign in_busy = h_v || k_v;
+            if (IN_REG == 1) begin : g_raw_out
+                assign i_norm = normalize(h_d, h_k);
+                assign i_n = count(h_k);
+            end else begin : g_norm_out
+                assign i_norm = h_d;
+                assign i_n = h_k[CW-1:0];
+                if (BYTES > CW) begin : g_unused
+                    wire unused_hk = &{1'b0, h_k[BYTES-1:CW]};
+                end
+            end
         end
     endgenerate
-    localparam integer CW = $clog2(BYTES + 1);   // counts 0 .. BYTES
-    localparam integer W = 8 * BYTES;
-    localparam [CW:0] FULL = BYTES[CW:0];
 
     reg [W-1:0]  carry;      // bytes 0 .. ccnt-1 of the frame not yet sent; above: 0
     reg [CW-1:0] ccnt;       // 0 .. BYTES
     reg          flush;      // a tlast beat left bytes in carry: send them next
     reg          user_acc;   // OR of i_tuser over the frame so far
 
-    // ---------------------------------------------------------------- input normalization
-    reg [CW-1:0] a_lo;       // lowest kept lane
-    reg [CW-1:0] n_in;       // kept lanes
-    reg [W-1:0]  in_mask;    // bytes 0 .. n_in-1
-    integer i;
-    always @(*) begin
-        a_lo = {CW{1'b0}};
-        n_in = {CW{1'b0}};
-        for (i = BYTES - 1; i >= 0; i = i - 1)
-            if (i_tkeep[i]) a_lo = i[CW-1:0];
-        for (i = 0; i < BYTES; i = i + 1)
-            n_in = n_in + {{(CW-1){1'b0}}, i_tkeep[i]};
-        for (i = 0; i < BYTES; i = i + 1)
-            in_mask[8*i +: 8] = (i < n_in) ? 8'hff : 8'h00;
-    end
-    wire [W-1:0]   norm = (i_tdata >> {a_lo, 3'b000}) & in_mask;
+    wire [W-1:0]   norm = i_norm;
+    wire [CW-1:0]  n_in = i_n;
     wire [2*W-1:0] comb = {{W{1'b0}}, carry} | ({{W{1'b0}}, norm} << {ccnt, 3'b000});
     wire [CW:0]    total = {1'b0, ccnt} + {1'b0, n_in};
     wire [CW:0]    rest_w = total - FULL;   // used only when total > BYTES: 1 .. BYTES

@@ -21,12 +21,15 @@
 //   decrypt: the reverse; the engine decrypts cut-through into this front end's output
 //            buffer, released only after the engine has verified the MIC (no plaintext
 //            of a failing MPDU leaves); PN and Key ID on the status.
-// Cut-through encryption: an encryption whose sideband gives its frame length (frame_len
-// != 0) is handed to the engine once its first three beats (the MAC header) are in; the
-// reader then follows the receive side through the bank. The frame's framing and length
-// are known only at tlast: a verdict FIFO carries them to the collect side, which holds
-// the MIC beat until the verdict is in and ends a failing frame with tuser = 1 (FRAMING,
-// LEN, FLEN). Beats the frame does not have are fed to the engine as zeros.
+// Cut-through: an MPDU whose sideband gives its frame length (frame_len != 0) is handed
+// to the engine once its first three beats (the MAC header) are in; the reader then
+// follows the receive side through the bank. A decryption's engine command then says
+// tag_beat: the received MIC (the frame's last 8 bytes) goes to the engine as the last
+// data beat, after the body. The frame's framing and length are known only at tlast: a
+// verdict FIFO carries them to the collect side, which holds an encryption's MIC beat
+// (a decryption's release) until the verdict is in; a failing encryption ends flagged
+// with tuser = 1, a failing decryption releases nothing (FRAMING, LEN, FLEN). Beats the
+// frame does not have are fed to the engine as zeros.
 // Replay: per key slot one 48-bit counter per TID (16) and one for management frames,
 // with a valid bit; a received PN not greater than the counter is REPLAY (the frame does
 // not reach the engine); the counter takes the PN only after the MIC verifies; a key load
@@ -49,7 +52,8 @@
 //            output does (aes_mode_multi: each lane has its buffer, so one lane's release
 //            overlaps the others' work and the next MPDU's output waits for no copy)
 //   RIN_REG: 0 or 1 (checked; default 1): the input realigner (reader -> engine s_axis)
-//            with its two-entry input register (axis_realign IN_REG). 1: the engine's
+//            with its two-entry input register (axis_realign IN_REG = 2: the beat
+//            normalized in front of the register). 1: the engine's
 //            s_axis_tready reaches only that register and the realigner's output stage,
 //            not the reader and the packing logic (the body waits one clock more in the
 //            realigner, hidden behind the command and AAD beats on one MPDU alone).
@@ -314,12 +318,17 @@ module ccmp_fe #(
         else if (dec && replay)                         chk_err = CCMP_ERR_REPLAY;
     end
 
-    // cut-through: the early check (an encryption with a declared length whose header is
-    // in: no error any later check of the header and the declared length could find;
-    // framing and the real length follow at tlast, as the verdict)
+    // cut-through: the early check (an MPDU with a declared length whose header is in: no
+    // error any later check of the header and the declared length could find; framing and
+    // the real length follow at tlast, as the verdict). A decryption also needs its replay
+    // check passed (and none waiting: rwait), and no key load into its slot in this clock.
     wire [11:0] buf_bytes = {BUF_BEATS, 4'b0000};
-    wire        e_ok = !dec && (decl != 12'd0) && !op_err && !ferr && (decl <= buf_bytes)
-                    && !bad_type && (decl >= hl12) && !prot && !slot_hi;
+    wire        rwait;
+    wire        clr_slot;
+    wire        e_ok = (decl != 12'd0) && !op_err && !ferr && (decl <= buf_bytes)
+                    && !bad_type && (prot == dec) && !slot_hi
+                    && (dec ? ((decl >= hl12 + 12'd16) && extiv && !replay && !rwait && !clr_slot)
+                            : (decl >= hl12));
     wire [1:0]  v_code_w = ferr_c ? 2'd1 : over_c ? 2'd2 : (flen_c != decl) ? 2'd3 : 2'd0;
 
     // output prefix: the header (Protected set / cleared) and, encrypting, the CCMP header
@@ -390,9 +399,9 @@ module ccmp_fe #(
                 w_q = 1'b1;
     end
     wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
-    wire rwait = dec && (w_q || w_c);
+    assign rwait = dec && (w_q || w_c);
     // the checks a clock ahead (see rc_q above for why they are valid with chk_vld)
-    wire       clr_slot = zeroize || (key_load && key_load_slot == slot_s);
+    assign clr_slot = zeroize || (key_load && key_load_slot == slot_s);
     reg  [7:0] chk_q;
     reg        rwait_q;
     reg        chk_vld;            // chk_q / rwait_q hold the held MPDU's checks
@@ -445,6 +454,14 @@ module ccmp_fe #(
     reg         chase;
     reg  [7:0]  rd_lim;
     reg         q_zero;
+    // cut-through decryption: after the body the reader reads the MIC (bytes e_end ..
+    // e_end+7 of the bank) as a frame of its own through the realigner: the engine's tag
+    // beat. tagb: the MPDU being fed has it; mic_pend: the reader has not started it;
+    // mic_out: the realigner's output is the MIC frame (the body's tlast, not the engine's)
+    reg         tagb, mic_pend, mic_out;
+    wire [11:0] mic_end = e_end + 12'd8;
+    wire [11:0] mic_nb_w = (mic_end + 12'd15) >> 4;
+    wire        unused_mic_nb = ^mic_nb_w[11:8];
     wire        rd_have = !chase || (rd_i < rd_lim);
     wire        rd_go = rd_on && q_adv && (rd_i < nb) && rd_have;
     wire [7:0]  nbeat_w = (in_take && nbeat != 8'hff) ? nbeat + 8'd1 : nbeat;
@@ -468,8 +485,10 @@ module ccmp_fe #(
     reg         q_last;
 
     // RIN_REG = 1: the realigner's input register (s_tready registered: the engine's
-    // s_axis_tready stays out of q_adv, the reader's read enable and the packing logic)
-    axis_realign #(.BYTES(16), .IN_REG(RIN_REG)) u_rin (
+    // s_axis_tready stays out of q_adv, the reader's read enable and the packing logic),
+    // the beat normalized in front of it (IN_REG = 2: the register then feeds the packing
+    // logic directly)
+    axis_realign #(.BYTES(16), .IN_REG(2 * RIN_REG)) u_rin (
         .clk(clk), .rst(rst),
         .s_tvalid(q_valid), .s_tready(rin_ready), .s_tdata(q_zero ? 128'd0 : mem_q), .s_tkeep(q_keep),
         .s_tlast(q_last), .s_tuser(1'b0),
@@ -488,7 +507,8 @@ module ccmp_fe #(
     assign m_axis_eng_tvalid = aad_go ? 1'b1 : (rin_valid && rin_go);
     assign m_axis_eng_tdata = aad_go ? ((aad_ph == 2'd2) ? aad_r[127:0] : aad_r[255:128]) : rin_data;
     assign m_axis_eng_tkeep = aad_go ? ((aad_ph == 2'd2) ? 16'hffff : aad_keep1) : rin_keep;
-    assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0)) : rin_last;
+    assign m_axis_eng_tlast = aad_go ? ((aad_ph == 2'd1) && (nb == 8'd0) && !tagb)
+                                     : (rin_last && (!tagb || mic_out));
     assign feed_end = (ist == I_FEED) && m_axis_eng_tvalid && m_axis_eng_tready && m_axis_eng_tlast;
 
     assign m_axis_eng_cmd_tvalid = (ist == I_CMD);
@@ -499,17 +519,19 @@ module ccmp_fe #(
     // front end's output buffer until the status says the MIC verified (store-and-forward
     // here), so the engine is free for the next MPDU while the plaintext is released.
     // ENG_SF = 1: store-and-forward in the engine (cut = 0), streamed like an encryption.
+    // A cut-through decryption (hand_e) sends its MIC as the tag beat (tag_beat, tag 0).
     localparam        ENG_CUT = (ENG_SF == 0);
     wire [511:0] ecmd_next =
           ({{(512-CMD_OP_W){1'b0}}, (dec ? OP_CCM_DEC : OP_CCM_ENC)} << CMD_OP_LSB)
         | ({{(512-1){1'b0}}, dec && ENG_CUT} << CMD_CUT_LSB)
+        | ({{(512-1){1'b0}}, dec && hand_e} << CMD_TAG_BEAT_LSB)
         | ({{(512-8){1'b0}}, slot} << CMD_SLOT_LSB)
         | ({{(512-4){1'b0}}, 4'd13} << CMD_NONCE_LEN_LSB)
         | ({{(512-5){1'b0}}, 5'd8} << CMD_TAG_LEN_LSB)
         | ({{(512-6){1'b0}}, alen} << CMD_AAD_LEN_LSB)
         | ({{(512-12){1'b0}}, plen} << CMD_PAYLOAD_LEN_LSB)
         | ({{(512-128){1'b0}}, nonce} << CMD_IV_LSB)
-        | ({{(512-64){1'b0}}, (dec ? mic_rx : 64'd0)} << CMD_TAG_LSB);
+        | ({{(512-64){1'b0}}, ((dec && !hand_e) ? mic_rx : 64'd0)} << CMD_TAG_LSB);
 
     // ================================================================ receive side
     always @(posedge clk) begin
@@ -601,6 +623,9 @@ module ccmp_fe #(
             q_zero <= 1'b0;
             chase <= 1'b0;
             rd_lim <= 8'd0;
+            tagb <= 1'b0;
+            mic_pend <= 1'b0;
+            mic_out <= 1'b0;
             q_vld <= {QDEPTH{1'b0}};
             qwp <= {QAW{1'b0}};
             qrp <= {QAW{1'b0}};
@@ -653,8 +678,19 @@ module ccmp_fe #(
                     rd_i <= rd_i + 8'd1;
                 end else begin
                     q_valid <= 1'b0;
+                    if (mic_pend && rd_i >= nb) begin
+                        // the body is read: the MIC next
+                        mic_pend <= 1'b0;
+                        e_start <= e_end;
+                        e_end <= mic_end;
+                        rd_i <= e_end[11:4];
+                        nb <= mic_nb_w[7:0];
+                    end
                 end
             end
+            // the body's last beat has gone to the engine: the realigner's next frame is the MIC
+            if (rin_valid && rin_go && m_axis_eng_tready && rin_last)
+                mic_out <= 1'b1;
             // the reader's limit: while the frame being read is still being received, the
             // beats written so far; then all it has (a short frame: the rest read as zeros)
             if (chase) begin
@@ -680,6 +716,9 @@ module ccmp_fe #(
             if ((hand_off && chk_q == CCMP_ERR_OK) || hand_e) begin
                 chase <= hand_e && !last_in;
                 rd_lim <= hand_e ? nbeat_w : 8'hff;
+                tagb <= hand_e && dec;
+                mic_pend <= hand_e && dec;
+                mic_out <= (plen == 12'd0);
                 rb <= wb;
                 ecmd <= ecmd_next;
                 e_start <= e_start_w;
@@ -812,7 +851,13 @@ module ccmp_fe #(
         if (cst == C_RUN) begin
             case (ost)
                 O_WAIT: begin     // encryption: the prefix, once the engine has output
-                    if (s_axis_eng_tvalid) begin
+                    if (c_dec && !v_rdy) begin
+                        // a cut-through decryption (ENG_SF = 1): nothing before its verdict
+                    end else if (c_dec && v_bad) begin
+                        // ... which failed at tlast: drop whatever the engine releases
+                        eng_m_ready = 1'b1;
+                        eng_s_ready = s_axis_eng_sts_tvalid && !s_axis_eng_tvalid;
+                    end else if (s_axis_eng_tvalid) begin
                         ro_valid = 1'b1;
                         ro_data = pfx_beat;
                         ro_keep = pfx_keep;
@@ -850,8 +895,8 @@ module ccmp_fe #(
                     end
                 end
                 O_BUF: begin      // decryption: plaintext into the buffer, then the status
-                    eng_m_ready = 1'b1;
-                    eng_s_ready = !s_axis_eng_tvalid;
+                    eng_m_ready = 1'b1;   // (and a cut-through one's verdict)
+                    eng_s_ready = !s_axis_eng_tvalid && v_rdy;
                 end
                 O_REL: begin
                     if (rel_kill) begin
@@ -938,7 +983,8 @@ module ccmp_fe #(
                     s_eng <= 8'd0;
                     s_pn <= pn_sts;
                     s_kid <= kid_sts;
-                end else if (fin_ok && v_bad) begin   // cut-through frame failed at tlast
+                end else if (v_bad && (fin_ok || fin_eng == ERR_AUTH)) begin
+                    // cut-through frame failed at tlast (a decryption's AUTH is its effect)
                     s_err <= (v_head == 2'd1) ? CCMP_ERR_FRAMING
                            : (v_head == 2'd2) ? CCMP_ERR_LEN : CCMP_ERR_FLEN;
                     s_eng <= fin_eng;
@@ -958,7 +1004,7 @@ module ccmp_fe #(
 
     // replay counters: update when a verified decryption ends (its last beat has entered
     // the output realigner), clear on key load / zeroize
-    wire rc_upd = c_fin && c_eng && c_dec && fin_ok && !rc_kill;
+    wire rc_upd = c_fin && c_eng && c_dec && fin_ok && !rc_kill && !v_bad;
     integer t;
     always @(posedge clk) begin
         if (rc_upd)
@@ -1043,7 +1089,7 @@ module ccmp_fe #(
                         end
                         if (eng_s_ready && s_axis_eng_sts_tvalid) begin
                             eng_err <= eng_code;
-                            ost <= eng_ok ? O_REL : O_DONE;
+                            ost <= (eng_ok && !v_bad) ? O_REL : O_DONE;
                         end
                     end
                     O_REL: if (rel_kill) begin

@@ -171,7 +171,8 @@ def op_packets(rng: random.Random, slot: int, key: bytes) -> list[Packet]:
 async def test_ccm_cavp(dut):
     """Every NIST CAVP CCM record (DVPT, VADT, VNT, VPT, VTT; 128/192/256). DVPT records
     are decryption-verification: 'Fail' records must be rejected with no plaintext
-    released (store-and-forward); a sample also runs cut-through."""
+    released (store-and-forward); a sample also runs cut-through, and a sample (crossing
+    both) brings the received tag as the last data beat (tag_beat)."""
     drv = EngineDriver(dut)
     await drv.start()
     recs = vectors.aes_ccm_records()
@@ -188,7 +189,8 @@ async def test_ccm_cavp(dut):
             t = r["tag_len"]
             if r["dec"]:
                 ct, tag = r["ct"][: len(r["ct"]) - t], r["ct"][len(r["ct"]) - t:]
-                p = Packet("ccm-decrypt", 0, r["nonce"], r["aad"], ct, t, tag, cut=(i % 4 == 3))
+                p = Packet("ccm-decrypt", 0, r["nonce"], r["aad"], ct, t, tag, cut=(i % 4 == 3),
+                           tag_beat=(i % 3 == 1))
                 if r["ok"]:
                     e = Result(0, bytes(16), r["payload"] or None)
                 else:
@@ -311,6 +313,9 @@ async def test_bad_input(dut):
     for op in sorted({max(OPS.values()) + 1, max(OPS.values()) + 2, (1 << OP_W) - 1}):   # unused codes
         cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(32), raw_op=op))
     cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(16), cut=True))          # reserved flag
+    cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(16), tag_beat=True))     # tag_beat: CCM decrypt only
+    cases.append(Packet("ccm-encrypt", 0, nonce, b"a", b"b", 8, rtag=bytes(8), tag_beat=True))
+    cases.append(Packet("ccm-decrypt", 0, nonce, b"", b"", 0, tag_beat=True))       # ... with t > 0
     cases.append(Packet("ecb-encrypt", 0, b"", b"", bytes(20)))                     # not whole blocks
     cases.append(Packet("cbc-decrypt", 0, bytes(16), b"", bytes(33)))
     cases.append(Packet("ctr", 0, bytes(16), b"aad", bytes(16)))                    # AAD on a plain mode
@@ -360,6 +365,22 @@ async def test_bad_input(dut):
     p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good)
     p.beats = beats_of(b"A" * 20) + beats_of(ct_good) + beats_of(bytes(16))
     frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
+    # tag_beat: the received tag as the last data beat, misframed
+    # (g) the payload's last beat carries tlast (no tag beat): nothing released
+    p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good, tag_beat=True)
+    p.beats = beats_of(b"A" * 20) + beats_of(ct_good)
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
+    # (h) the tag beat with a wrong tkeep (the right tag bytes, 9 lanes kept)
+    p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good, tag_beat=True)
+    p.beats = beats_of(b"A" * 20) + beats_of(ct_good) + beats_of(tag_good, keep_override={0: [1] * 9 + [0] * 7})
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
+    # (i) a beat more after the tag beat (tlast late): swallowed up to tlast, nothing released
+    p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=tag_good, tag_beat=True)
+    p.beats = beats_of(b"A" * 20) + beats_of(ct_good) + beats_of(tag_good) + beats_of(bytes(16))
+    frames.append((p, Result(ERR_FRAMING, bytes(16), None)))
+    # (j) cut-through with the tag beat, tag wrong: plaintext streamed and flagged
+    p = Packet("ccm-decrypt", 0, nonce, b"A" * 20, ct_good, 8, rtag=bytes(8), tag_beat=True, cut=True)
+    frames.append((p, Result(ERR_AUTH, bytes(16), b"", 1)))
     pkts, exps = [], []
     for p, e in frames:
         pkts += [p, good]

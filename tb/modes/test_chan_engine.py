@@ -188,7 +188,8 @@ async def test_bad(dut):
     pkts = []
     for i in range(40):
         ch = rng.randrange(nch)
-        kind = rng.choice(["op", "rsvd", "ccm", "aad", "len", "nokey", "badkey", "early", "late", "empty"])
+        kind = rng.choice(["op", "rsvd", "ccm", "aad", "len", "nokey", "badkey", "early", "late", "empty",
+                           "tag_beat"])
         p = random_packet(rng, drv, ch, list(range(nslot - 2)), 6)
         p.op = good_op
         if not p.data:
@@ -219,6 +220,10 @@ async def test_bad(dut):
             p.nbeats = len(p.data) // bb + rng.randrange(1, 3)
         elif kind == "empty":
             p.data = b""
+        elif kind == "tag_beat":
+            p.tag_beat = True                     # CCM decryption only: OP, its beats dropped
+            if rng.random() < 0.5:
+                p.data = b""                      # ... also its one tag beat
         pkts.append(p)
         pkts.append(random_packet(rng, drv, ch, list(range(nslot - 2)), 6))   # must come out right
     drv.set_gaps(rng, 0.2, 0.2)

@@ -214,6 +214,9 @@ async def test_bad_input(dut):
     for raw in (0, 3, 7, 12, 15):
         bad(Packet("tdea-ecb-encrypt", 0, data=rng.randbytes(8), raw_op=raw), Result(ERR_OP, z))
     bad(Packet("tdea-cbc-encrypt", 0, iv=rng.randbytes(8), data=rng.randbytes(8), cut=True), Result(ERR_OP, z))
+    # tag_beat (CCM decryption only): OP, the tag beat it brings dropped too
+    bad(Packet("tdea-cbc-encrypt", 0, iv=rng.randbytes(8), data=rng.randbytes(8), tag_beat=True), Result(ERR_OP, z))
+    bad(Packet("tdea-ecb-encrypt", 0, data=b"", tag_beat=True), Result(ERR_OP, z))
     # framing: 3-block command, data beats (tdata, tkeep, tlast) wrong
     key = good_key
     blocks = [rng.randbytes(8) for _ in range(3)]

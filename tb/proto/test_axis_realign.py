@@ -4,7 +4,8 @@ whose beats each carry a contiguous run of bytes anywhere in the beat (empty run
 must come out as the same bytes packed from lane 0: every beat full except the last,
 whose tkeep is a run of the low lanes, unkept lanes zero, tuser (the OR over the frame)
 on the last beat, frames without bytes dropped. With gaps and backpressure; BYTES is
-read from the DUT; cases with and without the input register (IN_REG). A second test checks one beat per clock on aligned input.
+read from the DUT; cases without the input register and with it, normalizing behind it (IN_REG = 1) and in
+front of it (IN_REG = 2). A second test checks one beat per clock on aligned input.
 """
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ async def test_random(dut):
 @cocotb.test()
 async def test_rate(dut):
     """Aligned full beats with the output always ready: one beat per clock (also through
-    the input register of IN_REG = 1), one extra clock to flush an unaligned tail."""
+    the input register of IN_REG = 1 and 2), one extra clock to flush an unaligned tail."""
     rng = test_rng(f"{__name__}.test_rate")
     n, src, sink = await setup(dut)
     beats: list = []
@@ -129,6 +130,8 @@ CASES = [
     pytest.param("icarus", {"BYTES": 16}, id="icarus-BYTES=16"),
     pytest.param("verilator", {"BYTES": 16, "IN_REG": 1}, id="verilator-BYTES=16-IN_REG=1"),
     pytest.param("icarus", {"BYTES": 5, "IN_REG": 1}, id="icarus-BYTES=5-IN_REG=1"),
+    pytest.param("verilator", {"BYTES": 16, "IN_REG": 2}, id="verilator-BYTES=16-IN_REG=2"),
+    pytest.param("icarus", {"BYTES": 3, "IN_REG": 2}, id="icarus-BYTES=3-IN_REG=2"),
 ]
 
 

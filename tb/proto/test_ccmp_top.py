@@ -168,7 +168,7 @@ async def test_random(dut):
         assert unprotect(keys[slot], prot) == (mpdu, pn, kid)
         jobs.append(("ccmp-encrypt", slot, pn, kid, mpdu, prot))
         jobs.append(("ccmp-decrypt", slot, rng.getrandbits(48), rng.randrange(4), prot, mpdu))
-    # half of the frames with their length in the sideband (cut-through encryption)
+    # half of the frames with their length in the sideband (cut-through)
     flens = [len(j[4]) if rng.random() < 0.5 else 0 for j in jobs]
     drv.set_gaps(rng, p_gap=0.2, p_bp=0.2)
 
@@ -220,6 +220,13 @@ async def test_bad_input(dut):
     hole[100 + rng.randrange(60)] = 0
     mgmt = random_mpdu(rng, 20, "mgmt")
     old_pn = pn_a - 1
+    # cut-through decryptions (frame_len given): TID 3 on slot 0
+    pn_c = pns()
+    prot_c = protect(k0, long_m, pn_c, 2)
+    hole_c = [1] * len(prot_c)
+    hole_c[100 + rng.randrange(60)] = 0
+    flip_c = bytearray(prot_c)
+    flip_c[-1 - rng.randrange(MIC_LEN)] ^= 1 << rng.randrange(8)
     # (name, op, slot, frame, error, options) in order: the replay cases depend on what
     # was accepted before them
     cases = [
@@ -252,6 +259,23 @@ async def test_bad_input(dut):
         ("frame_len wrong on a 2-beat frame", "ccmp-encrypt", 0, short_m, C.ERR_FLEN,
          {"frame_len": len(short_m) + 1}),
         ("frame_len wrong on a decryption", "ccmp-decrypt", 0, prot, C.ERR_FLEN, {"frame_len": len(prot) - 1}),
+        # a decryption that gives frame_len runs cut-through too (its MIC follows the body
+        # into the engine), but releases nothing of a frame that fails at tlast: no frame
+        ("cut-through decryption: frame shorter than frame_len", "ccmp-decrypt", 0, prot_c[:-21], C.ERR_FLEN,
+         {"frame_len": len(prot_c)}),
+        ("cut-through decryption: a genuine MPDU of frame_len bytes, then more bytes (verified, not released)",
+         "ccmp-decrypt", 0, prot_c + rng.randbytes(19), C.ERR_FLEN, {"frame_len": len(prot_c)}),
+        ("cut-through decryption: frame longer than frame_len", "ccmp-decrypt", 0, prot_c, C.ERR_FLEN,
+         {"frame_len": len(prot_c) - 33}),
+        ("cut-through decryption: tkeep hole after the header", "ccmp-decrypt", 0, prot_c, C.ERR_FRAMING,
+         {"frame_len": len(prot_c), "keep": hole_c}),
+        ("cut-through decryption: MIC bit flipped", "ccmp-decrypt", 0, bytes(flip_c), C.ERR_AUTH,
+         {"frame_len": len(prot_c)}),
+        ("cut-through decryption: frame longer than the buffer", "ccmp-decrypt", 0,
+         protect(k0, random_mpdu(rng, 2600, "data"), pns()), C.ERR_LEN, {"frame_len": 1000}),
+        ("cut-through decryption: genuine (the failures did not advance the counter)", "ccmp-decrypt", 0,
+         prot_c, C.ERR_OK, {"frame_len": len(prot_c), "out": long_m, "pn": pn_c, "key_id": 2}),
+        ("cut-through decryption: replay", "ccmp-decrypt", 0, prot_c, C.ERR_REPLAY, {"frame_len": len(prot_c)}),
         ("reserved sideband bits above frame_len", "ccmp-encrypt", 0, good, C.ERR_OP,
          {"rsvd": 1 << 77, "frame_len": len(good)}),
         ("slot beyond the table", "ccmp-decrypt", 200, prot, C.ERR_KEY, {}),
@@ -645,11 +669,13 @@ async def test_timing(dut):
                                                           if hasattr(eng.u_a, f"g_{c}"))]
     for blen in (0, 16, 64, 256, 1500, BODY_MAX):
         m = random_mpdu(rng, blen, "qos", a4=False, order=False)
-        pn = pns()
-        prot = protect(keys[0], m, pn)
         res = {}
-        for op, inp, out, fl in (("ccmp-encrypt", m, prot, 0), ("ccmp-encrypt", m, prot, len(m)),
-                                 ("ccmp-decrypt", prot, m, 0)):
+        for op, cut_req in (("ccmp-encrypt", False), ("ccmp-encrypt", True),
+                            ("ccmp-decrypt", False), ("ccmp-decrypt", True)):
+            pn = pns()   # a fresh PN each time: no decryption is a replay
+            prot = protect(keys[0], m, pn)
+            inp, out = (m, prot) if op == "ccmp-encrypt" else (prot, m)
+            fl = len(inp) if cut_req else 0
             await ClockCycles(dut.clk, 5)
             t0 = get_sim_time("step")
             await drv.submit(op, 0, pn, inp, frame_len=fl)
@@ -668,8 +694,9 @@ async def test_timing(dut):
                           op, " (frame_len given)" if fl else "", blen, cycles, beats, steps, bound)
             assert cycles <= bound, f"{op} {blen}: {cycles} cycles > {bound}"
             res[(op, fl)] = cycles
-        # the declared length never costs a cycle; past 3 beats it saves the receive
+        # the declared length never costs a cycle
         assert res[("ccmp-encrypt", len(m))] <= res[("ccmp-encrypt", 0)], res
+        assert res[("ccmp-decrypt", len(m) + 16)] <= res[("ccmp-decrypt", 0)], res
 
 
 # ---------------------------------------------------------------------------- pytest
@@ -689,7 +716,7 @@ CASES = [
     # (RIN_REG -1: 1 on aes_mode_engine, 0 on aes_mode_multi)
     case("verilator", {"CORE": "iter128", "RIN_REG": 0}, ["test_random", "test_overlap", "test_timing"],
          {"AESIP_NRAND": "6"}),
-    case("verilator", {"CORE": "pipe", "MULTI": 1, "RIN_REG": 1}, ["test_random", "test_lanes"],
+    case("verilator", {"CORE": "pipe", "MULTI": 1, "RIN_REG": 1}, ["test_random", "test_lanes", "test_bad_input"],
          {"AESIP_NRAND": "6", "AESIP_LANES": "2"}),
 ]
 
