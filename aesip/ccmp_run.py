@@ -74,7 +74,7 @@ def target_for(engine: str) -> session.SimTarget:
 
 def frame_len(mpdu: bytes) -> int:
     """The sideband's frame_len for an MPDU: its length, as a DMA descriptor gives it (an
-    encryption then runs cut-through, docs/ccmp.md); 0 (not given) for a length the field
+    MPDU then runs cut-through, docs/ccmp.md); 0 (not given) for a length the field
     cannot hold, which the front end reports as too long anyway."""
     return len(mpdu) if len(mpdu) < 1 << ccmp_iface.CMD_FIELDS["frame_len"][1] else 0
 

@@ -15,6 +15,6 @@ class CcmpDriver(FrameDriver):
     async def submit(self, op: str, slot: int, pn: int, mpdu: bytes, *, key_id: int = 0, rsvd: int = 0,
                      keep: list | None = None, frame_len: int = 0) -> None:
         """Queue one MPDU: its sideband beat and its frame (`frame_len`: the sideband's
-        declared length, 0 = not given; given on an encryption it runs cut-through)."""
+        declared length, 0 = not given; given, the MPDU runs cut-through)."""
         await self.submit_frame(op, mpdu, rsvd=rsvd, keep=keep, slot=slot, pn=pn, key_id=key_id,
                                 frame_len=frame_len)
