@@ -726,7 +726,10 @@ def test_bench_table():
     assert "iter128" in p.stdout and "latency" in p.stdout
     lines = p.stdout.splitlines()
     assert len([ln for ln in lines if ln.startswith("iter128 ")]) == 6, p.stdout      # 3 key sizes x 2 ops
-    assert len([ln for ln in lines if ln.startswith("ccm-iter128 ")]) == 3 * 2 * 2, p.stdout
+    # encryptions: 3 key sizes x 2 sizes x (1, 2 packets); decryptions: AES-128 only
+    assert len([ln for ln in lines if ln.startswith("ccm-iter128  ccm-encrypt ")]) == 3 * 2 * 2, p.stdout
+    assert len([ln for ln in lines if ln.startswith("ccm-iter128  ccm-decrypt  128 ")]) == 2 * 2, p.stdout
+    assert len([ln for ln in lines if ln.startswith("ccm-iter128 ")]) == 3 * 2 * 2 + 2 * 2, p.stdout
     # 2 ops x (1, 2 packets)
     assert len([ln for ln in lines if ln.startswith("ccmp-iter128 ")]) == 2 * 2, p.stdout
     # the cost table: ccmp-iter128 against its plain record (16 bytes: in both size lists)
