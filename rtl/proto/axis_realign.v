@@ -80,24 +80,8 @@ module axis_realign #(
     localparam [CW:0] FULL = BYTES[CW:0];
 
     // ---------------------------------------------------------------- input normalization
-    // A beat's kept run (lanes a .. b-1) moved down to lane 0, lanes above it zeroed; and
-    // its byte count.
-    function [W-1:0] normalize(input [W-1:0] d, input [BYTES-1:0] k);
-        integer j;
-        reg [CW-1:0] lo, cnt;
-        reg [W-1:0]  mask;
-        begin
-            lo = {CW{1'b0}};
-            cnt = {CW{1'b0}};
-            for (j = BYTES - 1; j >= 0; j = j - 1)
-                if (k[j]) lo = j[CW-1:0];
-            for (j = 0; j < BYTES; j = j + 1)
-                cnt = cnt + {{(CW-1){1'b0}}, k[j]};
-            for (j = 0; j < BYTES; j = j + 1)
-                mask[8*j +: 8] = (j < cnt) ? 8'hff : 8'h00;
-            normalize = (d >> {lo, 3'b000}) & mask;
-        end
-    endfunction
+    // A beat's byte count, and its kept run (lanes a .. b-1, cnt of them) moved down to
+    // lane 0, lanes above it zeroed.
     function [CW-1:0] count(input [BYTES-1:0] k);
         integer j;
         begin
@@ -106,16 +90,19 @@ module axis_realign #(
                 count = count + {{(CW-1){1'b0}}, k[j]};
         end
     endfunction
-
-    function [BYTES-1:0] count_w(input [BYTES-1:0] k);   // count() in BYTES bits
+    function [W-1:0] normalize(input [W-1:0] d, input [BYTES-1:0] k, input [CW-1:0] cnt);
         integer j;
+        reg [CW-1:0] lo;
+        reg [W-1:0]  mask;
         begin
-            count_w = {BYTES{1'b0}};
+            lo = {CW{1'b0}};
+            for (j = BYTES - 1; j >= 0; j = j - 1)
+                if (k[j]) lo = j[CW-1:0];
             for (j = 0; j < BYTES; j = j + 1)
-                count_w = count_w + {{(BYTES-1){1'b0}}, k[j]};
+                mask[8*j +: 8] = (j < cnt) ? 8'hff : 8'h00;
+            normalize = (d >> {lo, 3'b000}) & mask;
         end
     endfunction
-
     // The packing logic's input: a normalized beat (i_norm: bytes from lane 0, i_n of
     // them), straight from the input (IN_REG = 0), normalized behind the input register
     // (1) or in front of it (2: the register holds the normalized beat and its count).
@@ -128,22 +115,24 @@ module axis_realign #(
         if (IN_REG == 0) begin : g_direct
             assign i_tvalid = s_tvalid;
             assign s_tready = i_tready;
-            assign i_norm = normalize(s_tdata, s_tkeep);
             assign i_n = count(s_tkeep);
+            assign i_norm = normalize(s_tdata, s_tkeep, i_n);
             assign i_tlast = s_tlast;
             assign i_tuser = s_tuser;
             assign in_busy = 1'b0;
         end else begin : g_in_reg
             // two entries: h (head, presented to the packing logic) and k (taken while h
             // could not move on); s_tready = k free. An entry holds a raw beat (data and
-            // tkeep, IN_REG = 1) or a normalized one (data and count in the tkeep field's
-            // low bits, IN_REG = 2)
-            localparam integer PW = W8 + BYTES + 2;
+            // tkeep, IN_REG = 1) or a normalized one (data and its count, IN_REG = 2):
+            // {data, KW bits of tkeep or count, tlast, tuser}
+            localparam integer KW = (IN_REG == 1) ? BYTES : CW;
+            localparam integer PW = W8 + KW + 2;
             wire [PW-1:0] s_p;
             if (IN_REG == 1) begin : g_raw
                 assign s_p = {s_tdata, s_tkeep, s_tlast, s_tuser};
             end else begin : g_norm
-                assign s_p = {normalize(s_tdata, s_tkeep), count_w(s_tkeep), s_tlast, s_tuser};
+                wire [CW-1:0] s_n = count(s_tkeep);
+                assign s_p = {normalize(s_tdata, s_tkeep, s_n), s_n, s_tlast, s_tuser};
             end
             reg           h_v, k_v;
             reg [PW-1:0]  h_p, k_p;
@@ -174,21 +163,18 @@ module axis_realign #(
                 end
             end
             wire [W8-1:0]    h_d = h_p[PW-1 -: W8];
-            wire [BYTES-1:0] h_k = h_p[BYTES+1:2];
+            wire [KW-1:0]    h_k = h_p[KW+1:2];
             assign s_tready = !k_v;
             assign i_tvalid = h_v;
             assign i_tlast = h_p[1];
             assign i_tuser = h_p[0];
             assign in_busy = h_v || k_v;
             if (IN_REG == 1) begin : g_raw_out
-                assign i_norm = normalize(h_d, h_k);
                 assign i_n = count(h_k);
+                assign i_norm = normalize(h_d, h_k, i_n);
             end else begin : g_norm_out
                 assign i_norm = h_d;
-                assign i_n = h_k[CW-1:0];
-                if (BYTES > CW) begin : g_unused
-                    wire unused_hk = &{1'b0, h_k[BYTES-1:CW]};
-                end
+                assign i_n = h_k;
             end
         end
     endgenerate
