@@ -189,7 +189,10 @@ def simulate(target: SimTarget, simulator: str, commands: list[dict], *, seed: i
     os.environ.pop("PYTEST_CURRENT_TEST", None)
     top, params = target.top, target.params
     base = build_base()
-    bdir = sim.build_dir_for(top, simulator, params, base)
+    # the CLI's test benches use the top module's ports only, except the SoC's, which
+    # reads the engine's state through its hierarchy (aesip/tb/top_cli_tb.py)
+    internals = target.tb_module == TOP_TB_MODULE
+    bdir = sim.build_dir_for(top, simulator, params, base, internals)
     binary = bdir / ("sim.vvp" if simulator == "icarus" else top)
     with tempfile.TemporaryDirectory(prefix="aesip-") as tmp, \
             open(base / f"{bdir.name}.lock", "w") as lock:
@@ -211,6 +214,7 @@ def simulate(target: SimTarget, simulator: str, commands: list[dict], *, seed: i
                     seed=seed,
                     build_base=base,
                     quiet=True,
+                    internals=internals,
                 )
                 stage = "simulation"
                 sim.check_results(results)

@@ -60,6 +60,7 @@ def run_core(core: str, module: str, simulator: str, parameters: dict, generic: 
         extra_env=env,
         seed=run_seed(),
         quiet=True,
+        internals=False,   # the core's own signals only (aesip/sim.py run())
     )
 
 

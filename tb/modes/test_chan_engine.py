@@ -472,4 +472,5 @@ def test_chan_engine(simulator, parameters, tests):
         extra_env=env,
         seed=run_seed(),
         quiet=True,
+        internals=False,   # the top module's own signals only (aesip/sim.py run())
     )

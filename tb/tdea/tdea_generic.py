@@ -81,6 +81,7 @@ def run_tdea(core: str, module: str, simulator: str, parameters: dict, generic: 
         extra_env=env,
         seed=run_seed(),
         quiet=True,
+        internals=False,   # the top module's own signals only (aesip/sim.py run())
     )
 
 
