@@ -340,23 +340,26 @@ module aes_iter32 #(
     endgenerate
     wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
-    wire [31:0] in_column = in_block[32*column +: 32];
-    wire [31:0] mix_in    = decrypt ? (substituted ^ key_word) : substituted;
-    wire [31:0] mixed;
-    aes_mixcolumn #(.DIR(2)) u_mc (.in(mix_in), .inv(decrypt), .out(mixed));
+    wire [31:0] in_column = in_block[31:0];                   // in_block shifts (below)
+    wire [31:0] mixed;                                   // (Inv)MixColumns of the S-box outputs
+    aes_mixcolumn #(.DIR(2)) u_mc (.in(substituted), .inv(decrypt), .out(mixed));
+    // decrypt adds the round key before InvMixColumns; InvMixColumns is linear, so that
+    // is InvMixColumns(substituted) ^ InvMixColumns(key_word), the key's term formed
+    // beside the data's (the round-key select is not in front of the data's XOR trees)
+    wire [31:0] key_mixed;
+    aes_mixcolumn #(.DIR(1)) u_mc_key (.in(key_word), .inv(1'b1), .out(key_mixed));
     wire [31:0] late_mixed_fwd, late_mixed_inv;
     aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
     aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
-    // initial AddRoundKey / last round / middle rounds (decrypt: the key was added before
-    // InvMixColumns), then the late byte's term
-    wire [31:0] base_out = initial_round ? (in_column ^ key_word) :
-                            final_round   ? (substituted ^ key_word) :
-                            decrypt       ? mixed : (mixed ^ key_word);
+    // initial AddRoundKey / last round / middle rounds, the data's part and the key's
+    // part, then the late byte's term
+    wire [31:0] data_part = initial_round ? in_column : final_round ? substituted : mixed;
+    wire [31:0] key_part  = (decrypt && !initial_round && !final_round) ? key_mixed : key_word;
     // per direction, so that the direction select is the last step before the XOR
     wire [31:0] late_term_fwd = !late_en ? 32'd0 : final_round ? {late_fwd, 24'd0} : late_mixed_fwd;
     wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
-    assign      col_out   = base_out ^ late_term;
+    assign      col_out   = data_part ^ key_part ^ late_term;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -495,9 +498,14 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ state
     always @(posedge clk) begin
+        // in_block holds the block's columns in the order the initial AddRoundKey reads them
+        // (0..3 to encrypt, 3..0 to decrypt), the next one at [31:0]: it shifts one column
+        // per clock of the initial round, with zeros, so that it is empty after it
         if (rst || zeroize)   in_block <= 128'd0;
-        else if (block_go)    in_block <= s_axis_tdata;
-        else if (block_done)  in_block <= 128'd0;   // the input block is not kept after its block
+        else if (block_go)    in_block <= in_decrypt ? {s_axis_tdata[31:0], s_axis_tdata[63:32],
+                                                        s_axis_tdata[95:64], s_axis_tdata[127:96]}
+                                                     : s_axis_tdata;
+        else if (step && initial_round) in_block <= {32'd0, in_block[127:32]};
 
         if (state_clear) begin
             row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
