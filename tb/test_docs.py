@@ -174,6 +174,23 @@ def test_testplan_names_exist():
     assert not wrong, f"docs/testplan.md names tests that do not exist: {wrong}"
 
 
+def test_durations_name_collected_tests():
+    """tb/durations.txt (the run order, tb/conftest.py) names only tests that exist and
+    parses; a renamed test would silently drop out of the longest-first order."""
+    import sys
+    from tb.conftest import load_durations
+    durations = load_durations()
+    assert len(durations) > 20, "tb/durations.txt lists too few entries"
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                        "-p", "no:cacheprovider", "tb"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    collected = {line.strip() for line in p.stdout.splitlines() if "::" in line}
+    assert len(collected) > 500, p.stdout[-2000:]
+    stale = sorted(set(durations) - collected)
+    assert not stale, f"tb/durations.txt names tests that are not collected: {stale}"
+
+
 @pytest.mark.parametrize("page", throughput.DOCS, ids=_rel)
 def test_gbps_table_current(page: Path):
     """The committed Gbit/s table is the one the committed measurement files give."""

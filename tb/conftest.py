@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Run order of the suite: the entries measured slowest (tb/durations.txt) first, longest
+first, then the rest in pytest's order.
+
+`make test` runs 2 workers with `--dist worksteal`. In pytest's order the simulations come
+first and the many short checks (lint, parameter checks, docs) last, and the longest entry
+(`test_cli.py::test_bench_json`, about 10 minutes) sits in the middle: the run could end
+with one worker still in it and the other idle. Longest first, the last entries to run
+are short ones. The order changes nothing else: every entry is independent (each builds
+its own model or waits for the one it shares, aesip/sim.py)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DURATIONS = Path(__file__).with_name("durations.txt")
+_LINE = re.compile(r"^\s*([0-9.]+)s?(?:\s+call)?\s+(\S+)\s*$")
+
+
+def load_durations(path: Path = DURATIONS) -> dict[str, float]:
+    """nodeid -> seconds from the durations file (comment and blank lines skipped)."""
+    out: dict[str, float] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _LINE.match(line)
+        if not m:
+            raise ValueError(f"{path}: not '<seconds> <nodeid>': {line!r}")
+        out[m.group(2)] = float(m.group(1))
+    return out
+
+
+def pytest_collection_modifyitems(session, config, items):
+    durations = load_durations()
+    if not durations:
+        return
+    order = {item.nodeid: i for i, item in enumerate(items)}
+    items.sort(key=lambda it: (-durations.get(it.nodeid, 0.0), order[it.nodeid]))
