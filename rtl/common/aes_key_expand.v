@@ -15,7 +15,9 @@
 //               S-box inside the one-word-per-clock loop); 1 = SubWord computed ahead into
 //               a register (below): the same words at the same clocks, with no S-box
 //               between the window and the new word and none behind the key-size select
-//               (a shorter clock period, 64 more flip-flops; the caller supplies key_last)
+//               (a shorter clock period, 64 more flip-flops; the caller supplies key_last);
+//               the last-word decode (i == 4*Nr+3) is then a flip-flop of its own too
+//               (one more flip-flop), not a 6-bit compare in front of the clears
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -69,6 +71,13 @@ module aes_key_expand #(
     reg [2:0]  pos;         // i mod Nk
     reg [1:0]  size;
     reg [7:0]  rcon;
+    // at_last: this clock emits the last word (busy && idx == last_idx). With SUB_AHEAD it
+    // is the register last_q, loaded with the decode of the next index, so that the
+    // clears of x_q/sub_q and of the window (a few hundred flip-flops) and busy's end
+    // hang off one flip-flop instead of a 6-bit compare (the clear of x_q/sub_q behind
+    // that compare was aes_pipe's critical path on ECP5 at 3 and 6 registers per round).
+    reg        last_q;
+    wire       at_last = (SUB_AHEAD != 0) ? last_q : (busy && idx == last_idx);
 
     wire [31:0] wi = (size == 2'd0) ? win[4] : (size == 2'd1) ? win[2] : win[0];  // w[i]
     wire [2:0]  nk_m1 = (size == 2'd0) ? 3'd3 : (size == 2'd1) ? 3'd5 : 3'd7;
@@ -100,7 +109,7 @@ module aes_key_expand #(
             wire [31:0] s_out;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
             always @(posedge clk) begin
-                if (rst || zeroize || (busy && idx == last_idx) || (!busy && !start)) begin
+                if (rst || zeroize || at_last || (!busy && !start)) begin
                     x_q   <= 32'd0;
                     sub_q <= 32'd0;
                 end else begin
@@ -116,7 +125,7 @@ module aes_key_expand #(
     wire [31:0] nw = wi ^ t;
 
     assign w_valid = busy;
-    assign w_last  = busy && (idx == last_idx);
+    assign w_last  = at_last;
     assign w_idx   = idx;
     assign w_data  = wi;
 
@@ -125,8 +134,10 @@ module aes_key_expand #(
         if (rst || zeroize) begin
             busy <= 1'b0;
             idx <= 6'd0; last_idx <= 6'd0; pos <= 3'd0; size <= 2'd0; rcon <= 8'h01;
+            last_q <= 1'b0;
             for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;
         end else if (!busy) begin
+            last_q <= 1'b0;         // idx is 0 after a start, far from 4*Nr+3
             if (start) begin
                 busy <= 1'b1;
                 idx  <= 6'd0;
@@ -142,7 +153,8 @@ module aes_key_expand #(
             if (mode == 2'd1) rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
             for (j = 0; j < 7; j = j + 1) win[j] <= win[j + 1];
             win[7] <= nw;
-            if (idx == last_idx) begin
+            last_q <= !at_last && (idx + 6'd1 == last_idx);
+            if (at_last) begin
                 busy <= 1'b0;
                 for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;  // leave no key material behind
             end
