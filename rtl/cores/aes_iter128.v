@@ -15,12 +15,16 @@
 //
 // Round keys: at key load aes_key_expand emits one word per clock; word w[k] is written
 // to bank k mod 4 at row {slot, k div 4}. Each of the four banks is a
-// 2**(SLOT_W+4) x 32 memory with one write port and two asynchronous read ports (maps
-// to LUT-RAM): the round port reads round key `kidx` of the block in the state
-// register, the initial port reads the first AddRoundKey key (rk[0] to encrypt,
-// rk[Nr] to decrypt) of the block being accepted, so the final round of one block and
-// the initial AddRoundKey of the next share a clock. After rst and after zeroize all
-// rows are overwritten with zeros (2**(SLOT_W+4) clocks, key_ready low meanwhile).
+// 2**(SLOT_W+4) x 32 memory with one write port and an asynchronous read port (maps
+// to LUT-RAM), the round port: it reads round key `kidx` of the block in the state
+// register (ROUND_STAGES = 2: of the block in S, into the register rk_m used by the
+// second stage). Beside each bank, a 2**(SLOT_W+1) x 32 initial-key store holds a copy of
+// each slot's rk[0] (row {slot, 0}) and rk[Nr] (row {slot, 1}), written by the same
+// expansion; it is read with the slot and direction of the block being accepted (rk[0]
+// to encrypt, rk[Nr] to decrypt, no key-size lookup in front of the read), so the final
+// round of one block and the initial AddRoundKey of the next share a clock. After rst
+// and after zeroize all rows of both are overwritten with zeros (2**(SLOT_W+4) clocks,
+// key_ready low meanwhile).
 //
 // Parameters
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes (see aes_sbox)
@@ -69,7 +73,8 @@
 //   its final round, into the output buffer; the whole ring holds only while M has a final
 //   round and both output entries are full. Timing of one block (E0 as above, no stall):
 //   E0            : S <= block ^ first round key
-//   E0 + 2r - 1   : M <= (Inv)SubBytes((Inv)ShiftRows(S)) of round r (r = 1 .. Nr)
+//   E0 + 2r - 1   : M <= (Inv)SubBytes((Inv)ShiftRows(S)) of round r (r = 1 .. Nr), and
+//                   rk_m <= round key r (read from the key store with S's slot and index)
 //   E0 + 2r       : round r done into S (r = 1 .. Nr-1)
 //   E0 + 2Nr      : final round into the output buffer (m_axis_tvalid after it if the
 //                   buffer was empty): latency 2 Nr + 1
@@ -133,45 +138,68 @@ module aes_iter128 #(
     // ------------------------------------------------------------------ key load
     wire       kl_ok;
     wire [1:0] kl_size;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [3:0] kl_nr;                        // not needed: Nr follows from the size
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [3:0] kl_nr;
     aes_keylen u_keylen (.key_bytes(key_bytes), .ok(kl_ok), .size(kl_size), .nr(kl_nr));
 
     reg               wipe;                  // round-key memory wipe after rst / zeroize
     reg  [AW-1:0]     wipe_addr;
     wire              kx_busy;
 
-    wire              blk_on_key_slot;       // a block in the round datapath uses key_slot
-    assign key_ready = !kx_busy && !wipe && !zeroize && !blk_on_key_slot;
+    // key_ready from registers: kr_q[k] = "a key load into slot k may start" (no
+    // expansion, no wipe, no block of slot k in the round datapath), computed for the next
+    // clock from the next values of the expander's busy flag, of the wipe flag and of the
+    // slots in use (inuse_nx, from each structure below), so that no compare of key_slot
+    // with the blocks' slots and no expander state lies in front of the expander's start
+    wire [NSLOT-1:0]  inuse_nx;              // slot k has a block in the datapath after the edge
+    reg  [NSLOT-1:0]  kr_q;
+    wire              kx_wlast;
+    assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_go = key_valid && key_ready;
+    wire kx_start   = key_go && kl_ok;
+    // the expander is busy after the edge: it runs on (from registers) or starts now
+    wire kx_run_nx  = kx_busy && !kx_wlast;
+    wire wipe_nx    = wipe && wipe_addr != DEPTH - 1;
+    always @(posedge clk) begin
+        if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
+        else                kr_q <= ((kx_run_nx || wipe_nx) ? {NSLOT{1'b0}} : ~inuse_nx) &
+                                    ~{NSLOT{kx_start}};
+    end
 
-    wire        kx_wv, kx_wlast;
+    wire        kx_wv;
     wire [5:0]  kx_widx;
     wire [31:0] kx_wdata;
-    aes_key_expand #(.SBOX_IMPL(SBOX_IMPL)) u_kx (
-        .clk(clk), .rst(rst), .zeroize(zeroize), .start(key_go && kl_ok),
-        .key_data(key_data), .key_size(kl_size), .key_last(32'd0), .busy(kx_busy),
+    // SUB_AHEAD: SubWord computed a step ahead into a register and the last word decoded
+    // into a flip-flop (the same words at the same clocks; no S-box in the expander's
+    // one-word-per-clock loop, and kx_wlast comes from a register)
+    wire [31:0] kl_last = (kl_size == 2'd0) ? key_data[127:96] :
+                          (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
+    aes_key_expand #(.SBOX_IMPL(SBOX_IMPL), .SUB_AHEAD(1)) u_kx (
+        .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
+        .key_data(key_data), .key_size(kl_size), .key_last(kl_last), .busy(kx_busy),
         .w_valid(kx_wv), .w_last(kx_wlast), .w_idx(kx_widx), .w_data(kx_wdata));
 
     // slot table: valid flag and key size (0/1/2) per slot
     reg [NSLOT-1:0]   slot_ok;
     reg [2*NSLOT-1:0] slot_sz;
     reg [SLOT_W-1:0]  kx_slot;               // slot being expanded
+    reg [3:0]         kx_nr;                 // its Nr (the index of its last round key)
     always @(posedge clk) begin
         if (rst || zeroize) begin
             slot_ok <= {NSLOT{1'b0}};
             slot_sz <= {2*NSLOT{1'b0}};
             kx_slot <= {SLOT_W{1'b0}};
+            kx_nr   <= 4'd0;
         end else begin
             if (key_go) begin
                 slot_ok[key_slot]        <= 1'b0;
                 slot_sz[2*key_slot +: 2] <= kl_ok ? kl_size : 2'd0;
                 kx_slot                  <= key_slot;
+                kx_nr                    <= kl_nr;
             end
             if (kx_wlast) slot_ok[kx_slot] <= 1'b1;
         end
     end
+    genvar k;
 
     // wipe sequencer
     always @(posedge clk) begin
@@ -188,19 +216,27 @@ module aes_iter128 #(
     wire [AW-1:0]  wr_addr = wipe ? wipe_addr : {kx_slot, kx_widx[5:2]};
     wire [31:0]    wr_data = wipe ? 32'd0 : kx_wdata;
     wire [AW-1:0]  rd_addr_rnd;              // round port
-    wire [AW-1:0]  rd_addr_ini;              // initial-AddRoundKey port
     wire [127:0]   rk_rnd, rk_ini;
+    // initial-AddRoundKey store: a second copy of each slot's first and last round key
+    // (rk[0] at {slot, 0}, rk[Nr] at {slot, 1}), written beside the round-key memory, so
+    // that the accepted block's first key is read with its slot and direction only (no
+    // key-size lookup in front of the read)
+    wire [SLOT_W:0] fk_waddr = wipe ? wipe_addr[SLOT_W:0] : {kx_slot, kx_widx[5:2] != 4'd0};
+    wire            fk_wsel  = wipe || kx_widx[5:2] == 4'd0 || kx_widx[5:2] == kx_nr;
+    wire [SLOT_W:0] fk_raddr = {s_axis_tuser[SLOT_W:1], (DIRECTION == 2) ? s_axis_tuser[0] : DEC_OK};
 
     genvar b;
     generate
         for (b = 0; b < 4; b = b + 1) begin : g_bank
             reg [31:0] mem [0:DEPTH-1];
+            reg [31:0] fk  [0:2*NSLOT-1];
             wire we = wipe || (kx_wv && kx_widx[1:0] == b);
             always @(posedge clk) begin
                 if (we) mem[wr_addr] <= wr_data;
+                if (we && fk_wsel) fk[fk_waddr] <= wr_data;
             end
             assign rk_rnd[32*b +: 32] = mem[rd_addr_rnd];
-            assign rk_ini[32*b +: 32] = mem[rd_addr_ini];
+            assign rk_ini[32*b +: 32] = fk[fk_raddr];
         end
     endgenerate
 
@@ -212,7 +248,6 @@ module aes_iter128 #(
     wire [1:0]        s_sz   = slot_sz[2*s_slot +: 2];
     wire [3:0]        s_nr   = 4'd10 + {1'b0, s_sz, 1'b0};
     wire              s_err  = !slot_ok[s_slot] || (s_dec ? !DEC_OK : !ENC_OK) || zeroize;
-    assign rd_addr_ini = {s_slot, s_dec_c ? s_nr : 4'd0};
 
     // S-box layer of both structures: (Inv)ShiftRows and the 16 S-boxes on the register
     // that feeds them (the state register with ROUND_STAGES = 1, S of the two-stage ring
@@ -226,9 +261,10 @@ module aes_iter128 #(
     wire [127:0] mx_src;
     wire         mx_dec, mx_last;
     wire [127:0] mc;
-    wire [127:0] sbk  = mx_src ^ rk_rnd;
+    wire [127:0] rk_tail;                     // the round key of the round tail
+    wire [127:0] sbk  = mx_src ^ rk_tail;
     wire [127:0] mcin = mx_dec ? sbk : mx_src;   // InvMixColumns follows AddRoundKey
-    wire [127:0] rnd_out = mx_last ? sbk : (mx_dec ? mc : mc ^ rk_rnd);
+    wire [127:0] rnd_out = mx_last ? sbk : (mx_dec ? mc : mc ^ rk_tail);
     genvar i;
     generate
     for (i = 0; i < 4; i = i + 1) begin : g_mix
@@ -265,7 +301,16 @@ module aes_iter128 #(
                                !(key_valid && key_slot == s_slot);
         wire             acc      = s_axis_tvalid && s_axis_tready;
         assign rd_addr_rnd = {cur_slot, kidx};
-        assign blk_on_key_slot = busy && cur_slot == key_slot;
+        assign rk_tail     = rk_rnd;
+        for (k = 0; k < NSLOT; k = k + 1) begin : g_inuse
+            assign inuse_nx[k] = acc ? (s_slot == k) : (busy && cur_slot == k && !(adv && last));
+        end
+`ifdef FORMAL
+        wire [NSLOT-1:0] f_inuse;
+        for (k = 0; k < NSLOT; k = k + 1) begin : f_g_inuse
+            assign f_inuse[k] = busy && cur_slot == k;
+        end
+`endif
 
         always @(posedge clk) begin
             if (rst) begin
@@ -357,7 +402,8 @@ module aes_iter128 #(
         reg  [TAG_W-1:0]  o0_t,   o1_t;
         reg               o0_e,   o1_e;
 
-        wire m_last = (m_rem == 4'd1);
+        reg  m_last_q;                           // (m_rem == 1), registered
+        wire m_last = m_last_q;
         wire o_full = o0_v && o1_v;
         wire stall  = m_v && m_last && o_full;
         wire fin_go = m_v && m_last && !o_full;          // final round leaves M
@@ -366,19 +412,44 @@ module aes_iter128 #(
         wire mdc_c  = (DIRECTION == 2) ? m_dc : DEC_OK;
         // S is free at the edge when M is empty or M's final round leaves; a block
         // already in S must finish first: the new block's Nr >= S's remaining rounds
+        // fo_q[k] = (Nr of slot k >= s_rem), registered from the next values (the order
+        // check of a block of slot k offered behind the block in S)
+        reg  [NSLOT-1:0]  fo_q;
         assign s_axis_tready = (!m_v || (m_last && !o_full)) &&
-                               (!s_v || s_nr >= s_rem) &&
+                               (!s_v || fo_q[s_slot]) &&
                                !(kx_busy && s_slot == kx_slot) &&
                                !(key_valid && key_slot == s_slot);
         wire acc = s_axis_tvalid && s_axis_tready;
-        assign rd_addr_rnd     = {m_slt, m_kidx};
-        assign blk_on_key_slot = (s_v && s_slt == key_slot) || (m_v && m_slt == key_slot);
+        // the round key of stage 2 is read while the block is in S (its index and slot
+        // are S's) into rk_m beside M: the LUT-RAM read is off the round path
+        reg  [127:0]      rk_m;
+        assign rd_addr_rnd     = {s_slt, s_kidx};
+        assign rk_tail         = rk_m;
+        wire [3:0] s_rem_nx = (stall || !(acc || back)) ? s_rem : acc ? s_nr : m_rem - 4'd1;
+        for (k = 0; k < NSLOT; k = k + 1) begin : g_inuse
+            // slot k's key size after the edge
+            wire [1:0] sz_nx = zeroize ? 2'd0 : (key_go && key_slot == k) ? (kl_ok ? kl_size : 2'd0) :
+                               slot_sz[2*k +: 2];
+            assign inuse_nx[k] = stall ? ((s_v && s_slt == k) || (m_v && m_slt == k))
+                                       : ((acc && s_slot == k) || (back && m_slt == k) || (s_v && s_slt == k));
+            always @(posedge clk) begin
+                if (rst) fo_q[k] <= 1'b1;
+                else     fo_q[k] <= 4'd10 + {1'b0, sz_nx, 1'b0} >= s_rem_nx;
+            end
+        end
+`ifdef FORMAL
+        wire [NSLOT-1:0] f_inuse;
+        for (k = 0; k < NSLOT; k = k + 1) begin : f_g_inuse
+            assign f_inuse[k] = (s_v && s_slt == k) || (m_v && m_slt == k);
+            always @(posedge clk) if (!rst) assert (fo_q[k] == (4'd10 + {1'b0, slot_sz[2*k +: 2], 1'b0} >= s_rem));
+        end
+`endif
 
         always @(posedge clk) begin
             if (rst) begin
                 s_v <= 1'b0; s_rem <= 4'd0; s_kidx <= 4'd0; s_slt <= {SLOT_W{1'b0}};
                 s_dc <= 1'b0; s_er <= 1'b0; s_tg <= {TAG_W{1'b0}};
-                m_v <= 1'b0; m_rem <= 4'd0; m_kidx <= 4'd0; m_slt <= {SLOT_W{1'b0}};
+                m_v <= 1'b0; m_rem <= 4'd0; m_kidx <= 4'd0; m_slt <= {SLOT_W{1'b0}}; m_last_q <= 1'b0;
                 m_dc <= 1'b0; m_er <= 1'b0; m_tg <= {TAG_W{1'b0}};
             end else if (stall) begin
                 if (zeroize) begin
@@ -389,6 +460,7 @@ module aes_iter128 #(
                 // S -> M
                 m_v    <= s_v;
                 m_rem  <= s_rem;
+                m_last_q <= (s_rem == 4'd1);
                 m_kidx <= s_kidx;
                 m_slt  <= s_slt;
                 m_dc   <= s_dc;
@@ -430,8 +502,10 @@ module aes_iter128 #(
             if (rst || zeroize) begin
                 st_s <= 128'd0;
                 st_m <= 128'd0;
+                rk_m <= 128'd0;
             end else if (!stall) begin
                 st_m <= s_v ? sb : 128'd0;
+                rk_m <= s_v ? rk_rnd : 128'd0;   // no round key stays behind a block
                 st_s <= acc ? s_axis_tdata ^ rk_ini : back ? rnd_out : 128'd0;
             end
         end
@@ -489,6 +563,12 @@ module aes_iter128 #(
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
         .m_valid(m_axis_tvalid), .m_ready(m_axis_tready), .m_data(m_axis_tdata), .m_user(m_axis_tuser));
+    if (ROUND_STAGES == 2) begin : f_rs2
+        always @(posedge clk) if (!rst) assert (g_rs2.m_last_q == (g_rs2.m_rem == 4'd1));
+        always @(posedge clk) if (!rst) assert (kr_q == ((kx_busy || wipe) ? {NSLOT{1'b0}} : ~g_rs2.f_inuse));
+    end else begin : f_rs1
+        always @(posedge clk) if (!rst) assert (kr_q == ((kx_busy || wipe) ? {NSLOT{1'b0}} : ~g_rs1.f_inuse));
+    end
 `endif
 endmodule
 `default_nettype wire
