@@ -156,7 +156,8 @@ module aes_iter128 #(
     assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_go = key_valid && key_ready;
     wire kx_start   = key_go && kl_ok;
-    // the expander is busy after the edge: it runs on (from registers) or starts now
+    // the expander still runs after the edge (from its registers); a start in this clock
+    // clears kr_q on its own below
     wire kx_run_nx  = kx_busy && !kx_wlast;
     wire wipe_nx    = wipe && wipe_addr != DEPTH - 1;
     always @(posedge clk) begin

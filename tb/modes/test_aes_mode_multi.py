@@ -209,10 +209,10 @@ THROUGHPUT = ["test_throughput"]
 REKEY = ["test_rekey_back_to_back"]      # aes_mode_multi only: its double-buffered key slots
 
 # The functional tests (every 5th CAVP CCM record, every 15th on Icarus) with the
-# throughput test on aes_pipe with 4 lanes; on Icarus 3 lanes (not a power of two) with 4-beat input FIFOs (IN_AW=2:
-# correctness must not depend on the FIFO depth); the throughput test alone with the 16
-# lanes `aesip bench` measures (one step per lane per pipeline latency + 1: the pipelines
-# can be full); the security tests and the short soak on both simulators (NR_MAX = 10 on
+# throughput test on aes_pipe with 4 lanes; on Icarus 3 lanes (not a power of two) with
+# 4-beat input FIFOs (IN_AW=2: correctness must not depend on the FIFO depth); the
+# throughput test alone with the 16 lanes `aesip bench` measures (one step per lane per
+# pipeline latency + 1: the pipelines can be full); the security tests and the short soak on both simulators (NR_MAX = 10 on
 # Icarus). The soak counts of `make soak` are the second numbers.
 CASES = [
     case("functional", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 7}, FUNCTIONAL + THROUGHPUT,
