@@ -421,13 +421,24 @@ module aes_mode_lane #(
 
     // FLUSH proceeds only when the status register is free, so it happens exactly once
     wire flush_go = (state == ST_FLUSH) && (!status_valid || status_taken) && !zeroize;
+    // What a write carries is chosen from registers alone, apart from whether and when it
+    // is written (below), so that no handshake reaches the buffer's data inputs: a
+    // terminator, or the null beat closing an aborted packet's frame, whenever one of
+    // them can be the write (terminator_now, or abort: an aborted packet writes nothing
+    // else); otherwise the held beat, the packet's last one when it is written at the
+    // flush (ST_FLUSH has no step in flight, so the flush write is the only write there).
+    wire wr_null = terminator_now || abort;
+    always @(*) begin
+        buf_wr_data = wr_null ? 128'd0 : held_data;
+        buf_wr_keep = wr_null ? TERM_KEEP : held_keep;
+        buf_wr_last = terminator_now || (state == ST_FLUSH);
+        buf_wr_user = terminator_now || ((state == ST_FLUSH) && (abort || final_err != ERR_OK));
+    end
     always @(*) begin
         buf_wr_valid = 1'b0; buf_wr_commit = 1'b0; buf_commit = 1'b0; buf_rollback = 1'b0;
-        buf_wr_last = 1'b0; buf_wr_user = 1'b0; buf_wr_data = held_data; buf_wr_keep = held_keep;
         if (terminator_now) begin
             // terminator closing the frame of a packet aborted by zeroize
-            buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
-            buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
+            buf_wr_valid = 1'b1; buf_wr_commit = 1'b1;
         end else if (complete_now && flight_output && held_valid && !err_now) begin
             buf_wr_valid = 1'b1;
             buf_wr_commit = !store_forward;
@@ -435,22 +446,25 @@ module aes_mode_lane #(
             if (abort) begin
                 buf_rollback = store_forward && !zeroize_abort;
                 if (close_frame) begin
-                    buf_wr_valid = 1'b1; buf_wr_commit = 1'b1; buf_wr_last = 1'b1; buf_wr_user = 1'b1;
-                    buf_wr_data = 128'd0; buf_wr_keep = TERM_KEEP;
+                    buf_wr_valid = 1'b1; buf_wr_commit = 1'b1;
                 end
             end else if (store_forward && final_err != ERR_OK) begin
                 buf_rollback = 1'b1;
             end else if (held_valid) begin
                 buf_wr_valid = 1'b1;
                 buf_wr_commit = 1'b1;
-                buf_wr_last = 1'b1;
-                buf_wr_user = (final_err != ERR_OK);
             end else begin
                 buf_commit = 1'b1;
             end
         end
     end
-    wire flush_done = flush_go && (!buf_wr_valid || buf_ready);
+    // The flush completes only when the buffer could take a beat, whether or not it
+    // writes one: flush_done (the clock enable of the status register and the lane's
+    // state) then depends on registers and handshakes only, not on the final error
+    // (tag check) that decides the write. At the flush every beat of earlier packets has
+    // left the buffer (the status register is free), so it waits only for the consumer
+    // to drain this packet's own committed beats, or for a wipe after zeroize to end.
+    wire flush_done = flush_go && buf_ready;
 
     // the frame on m_axis is open once the beat presented now (if any) has left
     wire frame_open_now = buf_m_valid ? !buf_m_last : frame_open;

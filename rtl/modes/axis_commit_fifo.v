@@ -97,9 +97,13 @@ module axis_commit_fifo #(
                       (do_wr && !load_out) ? used_lt1 :
                       (!do_wr && load_out) ? used_le : used_lt;
 
+    // one write port: the address and data are selected by the wipe flag (a register)
+    // alone, so that the writer's handshake reaches only the write enable, not the
+    // RAM's data inputs
+    wire [AW-1:0]    mem_waddr = wiping ? wipe_addr : wptr[AW-1:0];
+    wire [WIDTH-1:0] mem_wdata = wiping ? {WIDTH{1'b0}} : wr_data;
     always @(posedge clk) begin
-        if (wiping) mem[wipe_addr] <= {WIDTH{1'b0}};
-        else if (do_wr) mem[wptr[AW-1:0]] <= wr_data;
+        if (wiping || do_wr) mem[mem_waddr] <= mem_wdata;
     end
 
     always @(posedge clk) begin
