@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -270,7 +271,10 @@ class Job:
         # (e.g. a new front end's) does not invalidate its cached result
         self.includes = _included_headers(self.sources)
         self.include_dirs = [_rel(d) for d in rtl.include_dirs()]
-        self.dir = OUT / f"{design}-{variant}-{target}"
+        # a placement at another seed than the default one is cached beside it, so that
+        # several seeds of one design can run at once (--seed repeated, -j)
+        seed_tag = "" if seed == DEFAULT_SEED or target == "xc7" else f"-s{seed}"
+        self.dir = OUT / f"{design}-{variant}-{target}{seed_tag}"
 
     @property
     def name(self) -> str:
@@ -724,8 +728,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-variants", action="store_true", help="list predefined variants")
     p.add_argument("--freq", type=float, default=DEFAULT_FREQ,
                    help=f"nextpnr target frequency in MHz (default {DEFAULT_FREQ:g})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                   help=f"nextpnr placer seed (default {DEFAULT_SEED})")
+    p.add_argument("--seed", type=int, action="append", default=None,
+                   help=f"nextpnr placer seed (default {DEFAULT_SEED}); repeatable: places each "
+                        "design at every seed given (xc7, synthesis only, runs once) and prints "
+                        "the Fmax spread; the placer's seed-to-seed spread on the engines is "
+                        "up to ~15%%, so compare changes at several seeds")
     p.add_argument("--update-docs", action="store_true",
                    help="merge the results into syn/results.json and rewrite the table in "
                         "docs/synthesis.md")
@@ -773,12 +780,35 @@ def plan(args: argparse.Namespace) -> list[Job]:
             targets = args.target or VARIANT_TARGETS.get(
                 (design, v), DEFAULT_TARGETS.get(design, ("xc7", "ecp5")))
             for t in targets:
-                jobs.append(Job(design, v, params, t, args.freq, args.seed))
+                for seed in (args.seed[:1] if t == "xc7" else args.seed):
+                    jobs.append(Job(design, v, params, t, args.freq, seed))
     return jobs
+
+
+def format_spread(records: list[dict]) -> str:
+    """Fmax per seed, then min / median / max, for each design placed at several seeds."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in records:
+        if r.get("fmax_mhz") is not None:
+            groups.setdefault((r["engine"], r["variant"], r["target"]), []).append(r)
+    lines = []
+    for (e, v, t), rs in groups.items():
+        if len(rs) < 2:
+            continue
+        f = sorted(r["fmax_mhz"] for r in rs)
+        per = ", ".join(f"seed {r['seed']} {r['fmax_mhz']:.2f}" for r in rs)
+        lines.append(f"{e}/{v}/{t}: {per}; min {f[0]:.2f}, median "
+                     f"{statistics.median(f):.2f}, max {f[-1]:.2f} MHz")
+    return "\n".join(lines)
 
 
 def synth_main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    args.seed = list(dict.fromkeys(args.seed or [DEFAULT_SEED]))
+    if args.update_docs and len(args.seed) > 1:
+        print("aesip synth: --update-docs records one seed; give at most one --seed",
+              file=sys.stderr)
+        return 2
     if args.list_variants:
         for design, vs in VARIANTS.items():
             for v, params in vs.items():
@@ -805,6 +835,9 @@ def synth_main(argv: list[str]) -> int:
         print(json.dumps(records, indent=1))
     else:
         print(format_table(records))
+    spread = format_spread(records)
+    if spread:
+        print(spread, file=sys.stderr if args.json else sys.stdout)
     if args.census:
         period = 1000.0 / args.census
         for job, rec in zip(jobs, records):

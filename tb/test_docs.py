@@ -261,3 +261,30 @@ def test_endpoint_census():
     assert synth.endpoint_census(rep, 10.0) == []
     text = synth.format_census("pipe", 5.5, groups, limit=1)
     assert "3 endpoints later than 5.5 ns" in text and "1 more groups" in text
+
+
+def test_synth_seeds():
+    """`aesip synth --seed A --seed B`: one placement per seed on the nextpnr targets,
+    each in its own cache directory (the default seed's keeps the plain name), one
+    synthesis-only xc7 run; the spread line lists every seed with min / median / max."""
+    from aesip import synth
+    args = synth.build_parser().parse_args(
+        ["--engine", "iter32", "--variant", "default", "--target", "ecp5", "--target", "xc7",
+         "--seed", str(synth.DEFAULT_SEED), "--seed", "7", "--seed", "9"])
+    args.seed = list(dict.fromkeys(args.seed))
+    jobs = synth.plan(args)
+    got = sorted((j.target, j.seed, j.dir.name) for j in jobs)
+    assert got == sorted([
+        ("ecp5", synth.DEFAULT_SEED, "iter32-default-ecp5"),
+        ("ecp5", 7, "iter32-default-ecp5-s7"), ("ecp5", 9, "iter32-default-ecp5-s9"),
+        ("xc7", synth.DEFAULT_SEED, "iter32-default-xc7")])
+    recs = [{"engine": "iter32", "variant": "default", "target": "ecp5", "seed": s, "fmax_mhz": f}
+            for s, f in ((1, 90.0), (7, 99.5), (9, 93.25))]
+    recs.append({"engine": "iter32", "variant": "default", "target": "xc7", "seed": None,
+                 "fmax_mhz": None})
+    line = synth.format_spread(recs)
+    assert line == ("iter32/default/ecp5: seed 1 90.00, seed 7 99.50, seed 9 93.25; "
+                    "min 90.00, median 93.25, max 99.50 MHz")
+    assert synth.format_spread(recs[:1]) == ""
+    assert synth.synth_main(["--engine", "iter32", "--seed", "1", "--seed", "2",
+                             "--update-docs"]) == 2
