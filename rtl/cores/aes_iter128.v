@@ -190,11 +190,13 @@ module aes_iter128 #(
     always @(posedge clk) begin
         if (rst || zeroize) begin
             slot_ok <= {NSLOT{1'b0}};
+            slot_sz <= {2*NSLOT{1'b0}};
             kx_slot <= {SLOT_W{1'b0}};
             kx_nr   <= 4'd0;
         end else begin
             if (key_go) begin
                 slot_ok[key_slot]        <= 1'b0;
+                slot_sz[2*key_slot +: 2] <= kl_ok ? kl_size : 2'd0;
                 kx_slot                  <= key_slot;
                 kx_nr                    <= kl_nr;
             end
@@ -202,19 +204,6 @@ module aes_iter128 #(
         end
     end
     genvar k;
-    // each slot's key size after the edge (also read by the two-stage order check)
-    wire [2*NSLOT-1:0] slot_sz_nx;
-    generate
-        for (k = 0; k < NSLOT; k = k + 1) begin : g_slot_sz
-            assign slot_sz_nx[2*k +: 2] = zeroize ? 2'd0 :
-                                          (key_go && key_slot == k) ? (kl_ok ? kl_size : 2'd0) :
-                                          slot_sz[2*k +: 2];
-        end
-    endgenerate
-    always @(posedge clk) begin
-        if (rst) slot_sz <= {2*NSLOT{1'b0}};
-        else     slot_sz <= slot_sz_nx;
-    end
 
     // wipe sequencer
     always @(posedge clk) begin
@@ -442,11 +431,14 @@ module aes_iter128 #(
         assign rk_tail         = rk_m;
         wire [3:0] s_rem_nx = (stall || !(acc || back)) ? s_rem : acc ? s_nr : m_rem - 4'd1;
         for (k = 0; k < NSLOT; k = k + 1) begin : g_inuse
+            // slot k's key size after the edge
+            wire [1:0] sz_nx = zeroize ? 2'd0 : (key_go && key_slot == k) ? (kl_ok ? kl_size : 2'd0) :
+                               slot_sz[2*k +: 2];
             assign inuse_nx[k] = stall ? ((s_v && s_slt == k) || (m_v && m_slt == k))
                                        : ((acc && s_slot == k) || (back && m_slt == k) || (s_v && s_slt == k));
             always @(posedge clk) begin
                 if (rst) fo_q[k] <= 1'b1;
-                else     fo_q[k] <= 4'd10 + {1'b0, slot_sz_nx[2*k +: 2], 1'b0} >= s_rem_nx;
+                else     fo_q[k] <= 4'd10 + {1'b0, sz_nx, 1'b0} >= s_rem_nx;
             end
         end
 `ifdef FORMAL
