@@ -747,8 +747,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def seed_list(args: argparse.Namespace) -> list[int]:
+    """The placer seeds asked for, in order, without repeats (default: DEFAULT_SEED)."""
+    return list(dict.fromkeys(args.seed or [DEFAULT_SEED]))
+
+
 def plan(args: argparse.Namespace) -> list[Job]:
     designs = args.engine or DESIGNS
+    seeds = seed_list(args)
     jobs = []
     for design in designs:
         declared = design_parameters(design)
@@ -780,7 +786,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
             targets = args.target or VARIANT_TARGETS.get(
                 (design, v), DEFAULT_TARGETS.get(design, ("xc7", "ecp5")))
             for t in targets:
-                for seed in (args.seed[:1] if t == "xc7" else args.seed):
+                for seed in (seeds[:1] if t == "xc7" else seeds):
                     jobs.append(Job(design, v, params, t, args.freq, seed))
     return jobs
 
@@ -804,8 +810,7 @@ def format_spread(records: list[dict]) -> str:
 
 def synth_main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    args.seed = list(dict.fromkeys(args.seed or [DEFAULT_SEED]))
-    if args.update_docs and len(args.seed) > 1:
+    if args.update_docs and len(seed_list(args)) > 1:
         print("aesip synth: --update-docs records one seed; give at most one --seed",
               file=sys.stderr)
         return 2
