@@ -117,6 +117,8 @@ module aes_iter32 #(
     reg              final_round;    // (4*Nr+3-j)[5:2] == 0: last round (same)
     reg              late_en;        // k == 0 of a round (not the initial one): late byte used
     reg              at_last_word;   // words_left == 0 (decode kept as a register)
+    reg              start_q;        // !expanding && (!block_busy || at_last_word), as a register
+    reg              kstart_q;       // the same && !scrubbing
     reg              at_last_round;  // words_left == LAST_ROUND_WORDS (same)
     reg              next_stored;    // j < Nk-1: u[j+1] is a stored/key word (same)
     reg              store_first;    // j <= Nk-1: expansion: u[j] is w[0..Nk-1] (same)
@@ -167,10 +169,14 @@ module aes_iter32 #(
     wire        compute = step && !err;                 // err blocks leave state and schedule alone
     wire        step_last = step && at_last_word;
     wire        expand_done = expanding && step_last;
-    wire        can_start = !rst && !expanding && (!block_busy || block_done);
-    assign key_ready     = can_start && !scrubbing && !zeroize;
-    assign s_axis_tready = can_start && !(key_valid && key_ready);
+    // a block or a key can start: idle, or the last clock of a block (a key also not
+    // while scrubbing). start_q / kstart_q are these decodes of block_busy / expanding /
+    // at_last_word (/ scrubbing) kept as registers of their own, loaded from the next
+    // values of those registers (sequencer), so that key_go is one LUT level from
+    // registers and inputs, and block_go two
+    assign key_ready     = !rst && kstart_q && !zeroize;
     wire        key_go   = key_valid && key_ready;
+    assign s_axis_tready = !rst && start_q && !key_go;
     wire        block_go = s_axis_tvalid && s_axis_tready;   // never together with key_go
 
     wire              in_decrypt  = s_axis_tuser[0];
@@ -193,7 +199,7 @@ module aes_iter32 #(
     wire [31:0] key_word    = use_stored ? store_word : computed_word;        // W[8] = u[j]
     // the two window taps W[9-Nk] (window_old) and W[10-Nk] (window_back) are registers,
     // loaded with the taps of the next window for the next key size
-    wire [1:0]   key_size_next = rst ? 2'd0 : key_go ? load_size : block_go ? in_key_size : key_size;
+    wire [1:0]   key_size_next = rst ? 2'd0 : start_q ? (key_go ? load_size : in_key_size) : key_size;
     wire [191:0] window_next   = clear_schedule ? 192'd0 :                // W1..W6 of the next window
                                  (!key_go && compute) ? window[223:32] : window[191:0];
     // SBOX_IMPL 2 (where this would be the critical path): the taps are loaded from the
@@ -258,17 +264,21 @@ module aes_iter32 #(
     // a block can start (idle, or the last clock of a block) the read is of u[0] of the
     // offered block's slot and direction whether or not it is transferred (the word read
     // is used only if it is), so the address does not wait for the handshake
-    wire          start_window = !expanding && (!block_busy || at_last_word);
     wire          store_low   = store_first || store_extra;   // expansion: w[0..Nk-1] (w[Nk])
     // index in the second half (< Nk <= 8): words_left[2:0], zero-extended to WW bits
     wire [WW-1:0] words_left_w = (words_left[WW-1:0] << (WW - 3)) >> (WW - 3);
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
                                 expanding ? {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w} :
-                                start_window ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
-    wire          store_we    = scrubbing || (expanding && (store_low || store_last));
+                                start_q ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
+    // the scrub's last step (scrub_step[AW]) only reads
+    wire          store_we    = (scrubbing && !scrub_step[AW]) || (expanding && (store_low || store_last));
+    // No read in a write clock (store_word is not used then): the RAM never reads the
+    // address it writes, so no read-during-write behaviour has to be emulated around it
+    // (Yosys otherwise puts a bypass register and a multiplexer behind the iCE40 block
+    // RAM's read port, a LUT level on every path from store_word)
     always @(posedge clk) begin
         if (store_we) key_store[store_addr] <= key_word;
-        store_word <= key_store[store_addr];
+        else          store_word <= key_store[store_addr];
     end
 
     // ------------------------------------------------------------------ datapath
@@ -368,39 +378,43 @@ module aes_iter32 #(
 
     // ------------------------------------------------------------------ sequencer
     // one if/else chain per register; key_go and block_go never coincide, key_go never
-    // with zeroize
+    // with zeroize. The registers that a transfer loads are loaded in every clock where
+    // one can happen (start_q: idle, or a block's last clock), whether it happens or
+    // not: with the start values of a block, or of a key load when key_go. Without a
+    // transfer the core is idle in the next clock, where none of them is used; so the
+    // handshake only selects between the two sets of start values and is on none of
+    // their enables. block_busy / expanding / at_last_word / scrubbing are given as next
+    // values, from which start_q and kstart_q are loaded.
+    wire scrubbing_nx  = (rst || zeroize) ? 1'b1 : (scrubbing && scrub_step[AW]) ? 1'b0 : scrubbing;
+    wire block_busy_nx = (rst || key_go) ? 1'b0 : block_go ? 1'b1 : step_last ? 1'b0 : block_busy;
+    wire expanding_nx  = rst ? 1'b0 : key_go ? load_ok : (zeroize || step_last) ? 1'b0 : expanding;
+    wire at_last_word_nx = rst ? 1'b1 : start_q ? 1'b0 :
+                           step ? (words_left == 6'd1) : at_last_word;
     always @(posedge clk) begin
-        if (rst || key_go)    block_busy <= 1'b0;
-        else if (block_go)    block_busy <= 1'b1;
-        else if (step_last)   block_busy <= 1'b0;
+        block_busy   <= block_busy_nx;
+        expanding    <= expanding_nx;
+        at_last_word <= at_last_word_nx;
+        start_q      <= !expanding_nx && (!block_busy_nx || at_last_word_nx);
+        kstart_q     <= !expanding_nx && (!block_busy_nx || at_last_word_nx) && !scrubbing_nx;
 
-        if (rst)              expanding <= 1'b0;
-        else if (key_go)      expanding <= load_ok;
-        else if (zeroize || step_last) expanding <= 1'b0;
-
-        if (rst || key_go || block_go) word_index <= 6'd0;
+        if (rst || start_q)   word_index <= 6'd0;
         else if (step)        word_index <= word_index_inc;
 
-        if (rst || key_go || block_go) last_col <= 1'b0;
+        if (rst || start_q)   last_col <= 1'b0;
         else if (step)        last_col <= (word_index[1:0] == 2'd2);
 
-        if (rst || key_go || block_go) initial_round <= 1'b1;
+        if (rst || start_q)   initial_round <= 1'b1;
         else if (step)        initial_round <= (word_index_inc[5:2] == 4'd0);
 
         if (rst)              final_round <= 1'b1;                       // words_left = 0
-        else if (key_go)      final_round <= 1'b0;                       // 43 / 51 / 59
-        else if (block_go)    final_round <= 1'b0;
+        else if (start_q)     final_round <= 1'b0;                       // 43 / 51 / 59
         else if (step)        final_round <= (words_left_dec[5:2] == 4'd0);
 
-        if (rst)              at_last_word <= 1'b1;
-        else if (key_go || block_go) at_last_word <= 1'b0;
-        else if (step)        at_last_word <= (words_left == 6'd1);
-
-        if (rst || key_go || block_go) at_last_round <= 1'b0;
+        if (rst || start_q)   at_last_round <= 1'b0;
         else if (step)        at_last_round <= (words_left == LAST_ROUND_WORDS + 6'd1);
 
         // compares with Nk-1 (key_size is constant between transfers; Nk-1 >= 3)
-        if (rst || key_go || block_go) begin
+        if (rst || start_q) begin
             next_stored <= 1'b1;
             store_first <= 1'b1;
         end else if (step) begin
@@ -408,48 +422,43 @@ module aes_iter32 #(
             store_first <= next_stored;
         end
 
-        if (rst || key_go || block_go || !BRAM) store_extra <= 1'b0;
+        if (rst || start_q || !BRAM) store_extra <= 1'b0;
         else if (step)        store_extra <= store_first && !next_stored;   // next j = Nk
 
         if (rst)              store_last <= 1'b1;                        // words_left = 0
-        else if (key_go || block_go) store_last <= 1'b0;
+        else if (start_q)     store_last <= 1'b0;
         else if (step)        store_last <= (words_left_dec <= {3'd0, nk_minus1});
 
-        if (rst || key_go || block_go) late_en <= 1'b0;
+        if (rst || start_q)   late_en <= 1'b0;
         else if (step)        late_en <= last_col;                       // next j = 4r, r >= 1
 
         if (rst)              words_left <= 6'd0;
-        else if (key_go)      words_left <= last_word(load_size);
-        else if (block_go)    words_left <= last_word(in_key_size);
+        else if (start_q)     words_left <= last_word(key_go ? load_size : in_key_size);
         else if (step)        words_left <= words_left_dec;
 
         if (rst)              key_size <= 2'd0;
-        else if (key_go)      key_size <= load_size;
-        else if (block_go)    key_size <= in_key_size;
+        else if (start_q)     key_size <= key_go ? load_size : in_key_size;
 
-        if (rst || key_go)    decrypt <= 1'b0;
-        else if (block_go)    decrypt <= in_decrypt;
+        if (rst)              decrypt <= 1'b0;
+        else if (start_q)     decrypt <= !key_go && in_decrypt;
 
         if (rst)              slot <= {SLOT_W{1'b0}};
-        else if (key_go)      slot <= key_slot;
-        else if (block_go)    slot <= in_slot;
+        else if (start_q)     slot <= key_go ? key_slot : in_slot;
 
         if (rst)              tag <= {TAG_W{1'b0}};
-        else if (block_go)    tag <= in_tag;
+        else if (start_q)     tag <= in_tag;
 
-        if (rst || key_go)    err <= 1'b0;
-        else if (block_go)    err <= !in_key_ok;
+        if (rst)              err <= 1'b0;
+        else if (start_q)     err <= !key_go && !in_key_ok;
         else if (zeroize)     err <= 1'b1;
 
         if (rst)              word_pos <= 3'd0;
-        else if (key_go)      word_pos <= 3'd1;
-        else if (block_go)    word_pos <= in_decrypt ? 3'd2 : 3'd1;
+        else if (start_q)     word_pos <= (!key_go && in_decrypt) ? 3'd2 : 3'd1;
         else if (step && decrypt)  word_pos <= (word_pos == 3'd0) ? nk_minus1 : word_pos - 3'd1;
         else if (step)        word_pos <= (word_pos == nk_minus1) ? 3'd0 : word_pos + 3'd1;
 
         if (rst)              rcon <= 8'h00;
-        else if (key_go)      rcon <= 8'h01;
-        else if (block_go)    rcon <= in_decrypt ? rcon_backward : 8'h01;
+        else if (start_q)     rcon <= (!key_go && in_decrypt) ? rcon_backward : 8'h01;
         else if (step && !next_stored && t_mode == 2'd1) rcon <= decrypt ? xdiv(rcon) : xtime(rcon);
     end
 
@@ -464,8 +473,7 @@ module aes_iter32 #(
 
         // key-store scrub; the extra last step re-reads the zeroed address 0, so that
         // store_word ends at zero
-        if (rst || zeroize)   scrubbing <= 1'b1;
-        else if (scrubbing && scrub_step[AW]) scrubbing <= 1'b0;
+        scrubbing <= scrubbing_nx;
 
         if (rst || zeroize)   scrub_step <= {(AW+1){1'b0}};
         else if (scrubbing && !scrub_step[AW]) scrub_step <= scrub_step + 1'b1;
@@ -489,8 +497,7 @@ module aes_iter32 #(
         else if (key_go || compute) computed_word <= computed_next;   // load_word: expansion only
 
         if (rst || zeroize)   use_stored <= 1'b0;
-        else if (block_go)    use_stored <= in_key_ok;   // u[0] is read at the transfer edge
-        else if (key_go)      use_stored <= 1'b0;
+        else if (start_q)     use_stored <= !key_go && in_key_ok;   // u[0] is read at the transfer edge
         // SBOX_IMPL 2, encrypt: u[Nk] = w[Nk] is a stored word too (j <= Nk-1)
         else if (step)        use_stored <= block_busy && !err &&
                                             ((BRAM && !decrypt) ? store_first : next_stored);
