@@ -302,6 +302,9 @@ module aes_iter32 #(
                              row0[7:0]};
     wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
     wire [31:0] col_out;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [7:0]  late_col;                                // col_out[31:24] where it matters (below; SBOX_IMPL 2 only)
+    /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (BRAM) begin : g_sbox_bram
             // The RAMs' read registers are sub_word and the late byte's register:
@@ -316,7 +319,7 @@ module aes_iter32 #(
             reg  [31:0] sub_addr_q;
             wire [31:0] sub_addr  = state_clear ? 32'd0 : state_en ? taps_next : sub_addr_q;
             always @(posedge clk) sub_addr_q <= sub_addr;
-            wire [7:0]  late_addr = state_clear ? 8'd0 : state_en ? col_out[31:24] : row3[31:24];
+            wire [7:0]  late_addr = state_clear ? 8'd0 : state_en ? late_col : row3[31:24];
             wire [7:0]  late_sub;
             aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_sub_lo (
                 .clk(clk), .a_in(sub_addr[7:0]), .a_inv(decrypt), .a_clr(1'b0), .a_out(sub_word[7:0]),
@@ -370,6 +373,29 @@ module aes_iter32 #(
     wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
     assign      col_out   = data_part ^ key_part ^ late_term;
+    // Two consumers take col_out in known clocks only, and get shorter expressions of
+    // their own (fewer LUT levels from sub_word / the late byte / the round key):
+    // * the late byte's RAM (SBOX_IMPL 2) reads the next row3[31:24] in a shift, whose
+    //   S-box is used only when the next clock is a round's first column (late_en), i.e.
+    //   when this clock is the last column (k = 3) of the initial or a middle round:
+    //   there late_term is zero and no byte is masked, so row 3 of col_out is that of
+    //   (in_column or MixColumns(sub_word)) ^ key_part;
+    // * the output register is written in the last round only, where col_out is
+    //   (Inv)SubBytes with the late byte in row 3 of column 0 (late_en = first_col
+    //   there), plus the round key.
+    generate
+        if (BRAM) begin : g_late_col
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] mixed_full;                      // (Inv)MixColumns(sub_word): row 3 used
+            /* verilator lint_on UNUSEDSIGNAL */
+            aes_mixcolumn #(.DIR(2)) u_mc_full (.in(sub_word), .inv(decrypt), .out(mixed_full));
+            assign late_col = (initial_round ? in_column[31:24] : mixed_full[31:24]) ^ key_part[31:24];
+        end else begin : g_no_late_col
+            assign late_col = 8'd0;
+        end
+    endgenerate
+    wire [7:0]  late_last = decrypt ? late_inv : late_fwd;
+    wire [31:0] final_col = {late_en ? late_last : sub_word[31:24], sub_word[23:0]} ^ key_word;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -533,7 +559,7 @@ module aes_iter32 #(
             wire write = out_we && (column == c);
             always @(posedge clk) begin
                 if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
-                else if (write)    out_data[32*c +: 32] <= col_out;
+                else if (write)    out_data[32*c +: 32] <= final_col;
                 else if (out_take) out_data[32*c +: 32] <= 32'd0;
             end
         end
