@@ -364,23 +364,27 @@ module aes_iter32 #(
     wire [31:0] late_mixed_fwd, late_mixed_inv;
     aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
     aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
-    // initial AddRoundKey / last round / middle rounds, the data's part and the key's
-    // part, then the late byte's term
-    wire [31:0] data_part = initial_round ? in_column : final_round ? substituted : mixed;
-    wire [31:0] key_part  = (decrypt && !initial_round && !final_round) ? key_mixed : key_word;
+    // col_out: the column shifted into the state rows, for the initial and the middle
+    // rounds (initial AddRoundKey / middle rounds): the data's part and the key's part,
+    // then the late byte's term. The last round's columns are never read from the rows
+    // (they reach the output register through final_col below, and the rows are
+    // cleared at the block's end), so col_out has no last-round case.
+    wire [31:0] data_part = initial_round ? in_column : mixed;
+    wire [31:0] key_part  = (decrypt && !initial_round) ? key_mixed : key_word;
     // per direction, so that the direction select is the last step before the XOR
-    wire [31:0] late_term_fwd = !late_en ? 32'd0 : final_round ? {late_fwd, 24'd0} : late_mixed_fwd;
-    wire [31:0] late_term_inv = !late_en ? 32'd0 : final_round ? {late_inv, 24'd0} : late_mixed_inv;
+    wire [31:0] late_term_fwd = late_en ? late_mixed_fwd : 32'd0;
+    wire [31:0] late_term_inv = late_en ? late_mixed_inv : 32'd0;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
     assign      col_out   = data_part ^ key_part ^ late_term;
-    // Two consumers take col_out in known clocks only, and get shorter expressions of
-    // their own (fewer LUT levels from sub_word / the late byte / the round key):
+    // Two other consumers take a column in known clocks only, and get shorter
+    // expressions of their own (fewer LUT levels from sub_word / the late byte / the
+    // round key):
     // * the late byte's RAM (SBOX_IMPL 2) reads the next row3[31:24] in a shift, whose
     //   S-box is used only when the next clock is a round's first column (late_en), i.e.
     //   when this clock is the last column (k = 3) of the initial or a middle round:
     //   there late_term is zero and no byte is masked, so row 3 of col_out is that of
     //   (in_column or MixColumns(sub_word)) ^ key_part;
-    // * the output register is written in the last round only, where col_out is
+    // * the output register is written in the last round only, where the column is
     //   (Inv)SubBytes with the late byte in row 3 of column 0 (late_en = first_col
     //   there), plus the round key.
     generate
