@@ -420,12 +420,13 @@ module aes_iter32 #(
     wire expanding_nx  = rst ? 1'b0 : key_go ? load_ok : (zeroize || step_last) ? 1'b0 : expanding;
     wire at_last_word_nx = rst ? 1'b1 : start_q ? 1'b0 :
                            step ? (words_left == 6'd1) : at_last_word;
+    wire start_nx = !expanding_nx && (!block_busy_nx || at_last_word_nx);
     always @(posedge clk) begin
         block_busy   <= block_busy_nx;
         expanding    <= expanding_nx;
         at_last_word <= at_last_word_nx;
-        start_q      <= !expanding_nx && (!block_busy_nx || at_last_word_nx);
-        kstart_q     <= !expanding_nx && (!block_busy_nx || at_last_word_nx) && !scrubbing_nx;
+        start_q      <= start_nx;
+        kstart_q     <= start_nx && !scrubbing_nx;
 
         if (rst || start_q)   word_index <= 6'd0;
         else if (step)        word_index <= word_index_inc;
