@@ -467,8 +467,7 @@ module aes_iter32 #(
         else if (start_q)     words_left <= last_word(key_go ? load_size : in_key_size);
         else if (step)        words_left <= words_left_dec;
 
-        if (rst)              key_size <= 2'd0;
-        else if (start_q)     key_size <= key_go ? load_size : in_key_size;
+        key_size <= key_size_next;
 
         if (rst)              decrypt <= 1'b0;
         else if (start_q)     decrypt <= !key_go && in_decrypt;
