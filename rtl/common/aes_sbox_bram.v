@@ -37,8 +37,11 @@
 //   clk    : clock
 //   X_in   : input byte, sampled at edge t (the address register)
 //   X_inv  : its direction (DIR = 2 only), sampled with X_in
+//   X_en   : read enable, sampled at edge t with X_in: when low, the address register
+//            (OUT_REG = 0: the output) keeps its value, so X_out keeps S of the last
+//            enabled read (tie high for a read in every clock)
 //   X_clr  : sampled at edge t + 1: clears the output register instead of loading it
-//            (OUT_REG = 0: sampled at edge t, with X_in)
+//            (OUT_REG = 0: sampled at edge t, with X_in, and only with X_en high)
 //   X_out  : the output register: S(X_in) or InvS(X_in) of edge t after edge t + 1, or
 //            zero when X_clr was high at edge t + 1 (OUT_REG = 0: after edge t, zero when
 //            X_clr was high at edge t)
@@ -58,12 +61,14 @@ module aes_sbox_bram #(
     input  wire       a_inv,     // unused unless DIR=2
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire       a_clr,
+    input  wire       a_en,
     output wire [7:0] a_out,
     input  wire [7:0] b_in,
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire       b_inv,     // unused unless DIR=2
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire       b_clr,
+    input  wire       b_en,
     output wire [7:0] b_out
 );
     // parameter limits (documented above), checked at elaboration
@@ -111,7 +116,7 @@ module aes_sbox_bram #(
         .INITVAL_18(initval(24)), .INITVAL_19(initval(25)), .INITVAL_1A(initval(26)), .INITVAL_1B(initval(27)),
         .INITVAL_1C(initval(28)), .INITVAL_1D(initval(29)), .INITVAL_1E(initval(30)), .INITVAL_1F(initval(31))
     ) u_dp16kd (
-        .CLKA(clk), .CEA(1'b1), .OCEA(1'b1), .WEA(1'b0), .RSTA(a_clr),
+        .CLKA(clk), .CEA(a_en), .OCEA(1'b1), .WEA(1'b0), .RSTA(a_clr),
         .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
         .ADA13(1'b0), .ADA12(a_addr[8]), .ADA11(a_addr[7]), .ADA10(a_addr[6]), .ADA9(a_addr[5]),
         .ADA8(a_addr[4]), .ADA7(a_addr[3]), .ADA6(a_addr[2]), .ADA5(a_addr[1]), .ADA4(a_addr[0]),
@@ -123,7 +128,7 @@ module aes_sbox_bram #(
         .DOA12(a_do[12]), .DOA11(a_do[11]), .DOA10(a_do[10]), .DOA9(a_do[9]), .DOA8(a_do[8]),
         .DOA7(a_do[7]), .DOA6(a_do[6]), .DOA5(a_do[5]), .DOA4(a_do[4]), .DOA3(a_do[3]),
         .DOA2(a_do[2]), .DOA1(a_do[1]), .DOA0(a_do[0]),
-        .CLKB(clk), .CEB(1'b1), .OCEB(1'b1), .WEB(1'b0), .RSTB(b_clr),
+        .CLKB(clk), .CEB(b_en), .OCEB(1'b1), .WEB(1'b0), .RSTB(b_clr),
         .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
         .ADB13(1'b0), .ADB12(b_addr[8]), .ADB11(b_addr[7]), .ADB10(b_addr[6]), .ADB9(b_addr[5]),
         .ADB8(b_addr[4]), .ADB7(b_addr[3]), .ADB6(b_addr[2]), .ADB5(b_addr[1]), .ADB4(b_addr[0]),
@@ -167,11 +172,11 @@ module aes_sbox_bram #(
         .INIT_18(init(24)), .INIT_19(init(25)), .INIT_1A(init(26)), .INIT_1B(init(27)),
         .INIT_1C(init(28)), .INIT_1D(init(29)), .INIT_1E(init(30)), .INIT_1F(init(31))
     ) u_ramb18 (
-        .CLKARDCLK(clk), .ENARDEN(1'b1), .REGCEAREGCE(1'b1),
+        .CLKARDCLK(clk), .ENARDEN(a_en), .REGCEAREGCE(1'b1),
         .RSTRAMARSTRAM(OUT_REG ? 1'b0 : a_clr), .RSTREGARSTREG(OUT_REG ? a_clr : 1'b0),
         .ADDRARDADDR({1'b0, a_addr, 4'b0000}), .DIADI(16'd0), .DIPADIP(2'd0), .WEA(2'd0),
         .DOADO(a_do), .DOPADOP(),
-        .CLKBWRCLK(clk), .ENBWREN(1'b1), .REGCEB(1'b1),
+        .CLKBWRCLK(clk), .ENBWREN(b_en), .REGCEB(1'b1),
         .RSTRAMB(OUT_REG ? 1'b0 : b_clr), .RSTREGB(OUT_REG ? b_clr : 1'b0),
         .ADDRBWRADDR({1'b0, b_addr, 4'b0000}), .DIBDI(16'd0), .DIPBDIP(2'd0), .WEBWE(4'd0),
         .DOBDO(b_do), .DOPBDOP()
@@ -194,15 +199,15 @@ module aes_sbox_bram #(
         if (OUT_REG) begin : g_out_reg
             reg [RAW-1:0] a_q, b_q;     // address registers
             always @(posedge clk) begin
-                a_q <= a_addr[RAW-1:0];
-                b_q <= b_addr[RAW-1:0];
+                if (a_en) a_q <= a_addr[RAW-1:0];
+                if (b_en) b_q <= b_addr[RAW-1:0];
                 a_r <= a_clr ? 8'd0 : rom[a_q];
                 b_r <= b_clr ? 8'd0 : rom[b_q];
             end
         end else begin : g_no_out_reg
             always @(posedge clk) begin
-                a_r <= a_clr ? 8'd0 : rom[a_addr[RAW-1:0]];
-                b_r <= b_clr ? 8'd0 : rom[b_addr[RAW-1:0]];
+                if (a_en) a_r <= a_clr ? 8'd0 : rom[a_addr[RAW-1:0]];
+                if (b_en) b_r <= b_clr ? 8'd0 : rom[b_addr[RAW-1:0]];
             end
         end
     endgenerate

@@ -234,11 +234,11 @@ module aes_iter32 #(
                                      (key_size == 2'd1) ? window[159:128] : window[95:64];
             wire [31:0] t_addr = decrypt ? t_next_dec : t_next_fwd;
             aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_tsub_lo (
-                .clk(clk), .a_in(t_addr[7:0]), .a_inv(1'b0), .a_clr(1'b0), .a_out(t_sub[7:0]),
-                .b_in(t_addr[15:8]), .b_inv(1'b0), .b_clr(1'b0), .b_out(t_sub[15:8]));
+                .clk(clk), .a_in(t_addr[7:0]), .a_inv(1'b0), .a_clr(1'b0), .a_en(1'b1), .a_out(t_sub[7:0]),
+                .b_in(t_addr[15:8]), .b_inv(1'b0), .b_clr(1'b0), .b_en(1'b1), .b_out(t_sub[15:8]));
             aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_tsub_hi (
-                .clk(clk), .a_in(t_addr[23:16]), .a_inv(1'b0), .a_clr(1'b0), .a_out(t_sub[23:16]),
-                .b_in(t_addr[31:24]), .b_inv(1'b0), .b_clr(1'b0), .b_out(t_sub[31:24]));
+                .clk(clk), .a_in(t_addr[23:16]), .a_inv(1'b0), .a_clr(1'b0), .a_en(1'b1), .a_out(t_sub[23:16]),
+                .b_in(t_addr[31:24]), .b_inv(1'b0), .b_clr(1'b0), .b_en(1'b1), .b_out(t_sub[31:24]));
         end else begin : g_tsub_lut
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
         end
@@ -307,32 +307,30 @@ module aes_iter32 #(
     /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (BRAM) begin : g_sbox_bram
-            // The RAMs' read registers are sub_word and the late byte's register:
-            // the column S-boxes read taps_next when the state shifts, else the address
-            // of the last read again (sub_addr_q: the RAMs have no read enable; a stalled
-            // block must keep sub_word), and zero when the state is cleared, so that the
-            // RAMs then hold S(0) / InvS(0), no state; the late RAM reads the next
-            // value of row3[31:24] (position 6), so that its output is always
-            // S(row3[31:24]) or InvS (the direction of that clock). At a transfer edge the
-            // reads use the old direction: sub_word and the late byte are first used in
-            // clock 4.
-            reg  [31:0] sub_addr_q;
-            wire [31:0] sub_addr  = state_clear ? 32'd0 : state_en ? taps_next : sub_addr_q;
-            always @(posedge clk) sub_addr_q <= sub_addr;
-            wire [7:0]  late_addr = state_clear ? 8'd0 : state_en ? late_col : row3[31:24];
+            // The RAMs' read registers are sub_word and the late byte's register. They
+            // read (rd_en) when the state shifts or is cleared, and hold otherwise (a
+            // stalled block keeps sub_word): the column S-boxes read taps_next, the late
+            // RAM the next value of row3[31:24] (position 6, late_col), so that the late
+            // output is S(row3[31:24]) or InvS whenever it is used; both read zero when
+            // the state is cleared, so that the RAMs then hold S(0) / InvS(0), no state.
+            // At a transfer edge the reads use the old direction: sub_word and the late
+            // byte are first used in clock 4.
+            wire        rd_en     = state_clear || state_en;
+            wire [31:0] sub_addr  = state_clear ? 32'd0 : taps_next;
+            wire [7:0]  late_addr = state_clear ? 8'd0 : late_col;
             wire [7:0]  late_sub;
             aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_sub_lo (
-                .clk(clk), .a_in(sub_addr[7:0]), .a_inv(decrypt), .a_clr(1'b0), .a_out(sub_word[7:0]),
-                .b_in(sub_addr[15:8]), .b_inv(decrypt), .b_clr(1'b0), .b_out(sub_word[15:8]));
+                .clk(clk), .a_in(sub_addr[7:0]), .a_inv(decrypt), .a_clr(1'b0), .a_en(rd_en), .a_out(sub_word[7:0]),
+                .b_in(sub_addr[15:8]), .b_inv(decrypt), .b_clr(1'b0), .b_en(rd_en), .b_out(sub_word[15:8]));
             aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_sub_hi (
-                .clk(clk), .a_in(sub_addr[23:16]), .a_inv(decrypt), .a_clr(1'b0), .a_out(sub_word[23:16]),
-                .b_in(sub_addr[31:24]), .b_inv(decrypt), .b_clr(1'b0), .b_out(sub_word[31:24]));
+                .clk(clk), .a_in(sub_addr[23:16]), .a_inv(decrypt), .a_clr(1'b0), .a_en(rd_en), .a_out(sub_word[23:16]),
+                .b_in(sub_addr[31:24]), .b_inv(decrypt), .b_clr(1'b0), .b_en(rd_en), .b_out(sub_word[31:24]));
             /* verilator lint_off UNUSEDSIGNAL */
             wire [7:0] late_unused;                      // port B of the late byte's RAM
             /* verilator lint_on UNUSEDSIGNAL */
             aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_late (
-                .clk(clk), .a_in(late_addr), .a_inv(decrypt), .a_clr(1'b0), .a_out(late_sub),
-                .b_in(8'd0), .b_inv(1'b0), .b_clr(1'b0), .b_out(late_unused));
+                .clk(clk), .a_in(late_addr), .a_inv(decrypt), .a_clr(1'b0), .a_en(rd_en), .a_out(late_sub),
+                .b_in(8'd0), .b_inv(1'b0), .b_clr(1'b0), .b_en(rd_en), .b_out(late_unused));
             assign late_fwd = late_sub;
             assign late_inv = late_sub;
         end else begin : g_sbox_lut

@@ -244,9 +244,9 @@ module aes_pipe_stage #(
                 for (c = 0; c < 8; c = c + 1) begin : g_bram
                     aes_sbox_bram #(.DIR(DIRECTION)) u_bram (
                         .clk(clk),
-                        .a_in(sb_in_a[16*c +: 8]), .a_inv(sb_dec), .a_clr(sb_clr),
+                        .a_in(sb_in_a[16*c +: 8]), .a_inv(sb_dec), .a_clr(sb_clr), .a_en(1'b1),
                         .a_out(sb_q[16*c +: 8]),
-                        .b_in(sb_in_a[16*c+8 +: 8]), .b_inv(sb_dec), .b_clr(sb_clr),
+                        .b_in(sb_in_a[16*c+8 +: 8]), .b_inv(sb_dec), .b_clr(sb_clr), .b_en(1'b1),
                         .b_out(sb_q[16*c+8 +: 8]));
                 end
                 reg [127:0] byp_a, byp_b, byp_c, copy_data;

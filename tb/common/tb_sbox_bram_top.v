@@ -6,8 +6,8 @@
 //
 // Ports
 //   clk                : clock
-//   a_in, a_inv, a_clr : port A inputs of the three instances
-//   b_in, b_inv, b_clr : port B inputs of the three instances
+//   a_in, a_inv, a_clr, a_en : port A inputs of the six instances
+//   b_in, b_inv, b_clr, b_en : port B inputs of the six instances
 //   a_out0 / b_out0    : DIR=0 (forward only) outputs
 //   a_out1 / b_out1    : DIR=1 (inverse only) outputs
 //   a_out2 / b_out2    : DIR=2 (inv selects) outputs
@@ -19,9 +19,11 @@ module tb_sbox_bram_top (
     input  wire [7:0] a_in,
     input  wire       a_inv,
     input  wire       a_clr,
+    input  wire       a_en,
     input  wire [7:0] b_in,
     input  wire       b_inv,
     input  wire       b_clr,
+    input  wire       b_en,
     output wire [7:0] a_out0,
     output wire [7:0] b_out0,
     output wire [7:0] a_out1,
@@ -36,22 +38,22 @@ module tb_sbox_bram_top (
     output wire [7:0] b_q2
 );
     aes_sbox_bram #(.DIR(0)) u_fwd (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out0),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out0));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_out0),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_out0));
     aes_sbox_bram #(.DIR(1)) u_inv (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out1),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out1));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_out1),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_out1));
     aes_sbox_bram #(.DIR(2)) u_both (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_out2),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_out2));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_out2),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_out2));
     aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_fwd_q (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q0),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q0));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_q0),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_q0));
     aes_sbox_bram #(.DIR(1), .OUT_REG(0)) u_inv_q (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q1),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q1));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_q1),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_q1));
     aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_both_q (
-        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_out(a_q2),
-        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_out(b_q2));
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_q2),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_q2));
 endmodule
 `default_nettype wire

@@ -4,15 +4,15 @@
 * The simulation model (inferred ROM, no AESIP_BRAM_* define) through
   tb/common/tb_sbox_bram_top.v (DIR 0, 1 and 2 on the same inputs), on Verilator and
   Icarus: every entry on both ports and in both directions, the two-clock latency, and
-  the per-port synchronous clear of the output register; the same with OUT_REG = 0 (one
-  clock, the clear sampled with the address).
+  the per-port synchronous clear of the output register and the per-port read enable;
+  the same with OUT_REG = 0 (one clock, the clear sampled with the address).
 * The ECP5 (DP16KD) and 7-series (RAMB18E1) wrappers: the simulation models that ship
   with Yosys have no behaviour for these primitives (share/ecp5/cells_sim.v declares
   DP16KD as a blackbox; share/xilinx/cells_sim.v has only ports, parameters and timing for
   RAMB18E1), so they cannot be simulated here. Instead Yosys synthesizes each wrapper for
   its family, and the test checks that it becomes exactly one primitive and nothing else,
-  with the output register enabled, the clear on the output register's reset, the
-  address on the right pins, and every one of the 512 table entries in the primitive's
+  with the output register enabled, the clear on the output register's reset, the read
+  enable on the port's clock enable, the address on the right pins, and every one of the 512 table entries in the primitive's
   initialisation parameters equal to the FIPS-197 S-box / inverse S-box.
 
 Expected values: tb/common/fips197.py (the S-box computed from its FIPS-197 definition),
@@ -46,39 +46,46 @@ def expected(dir_: int, x: int, inv: int) -> int:
 
 
 async def run_stream(dut, seq_a, seq_b) -> int:
-    """Drive one (byte, inv, clr) per clock on each port; check every output two clocks
-    after its input, zero where the clear was high one clock after the input (OUT_REG = 1),
-    and one clock after its input, zero where the clear was high with it (OUT_REG = 0)."""
+    """Drive one (byte, inv, clr, en) per clock on each port and check every output
+    against a model of the port: OUT_REG = 1, the address register loads (byte, inv) at
+    an edge with en high, and the output register loads S of the address register's
+    value before the edge, or zero where clr is high at the edge; OUT_REG = 0, the output
+    loads S(byte) (zero with clr) at an edge with en high and holds otherwise. Outputs
+    are checked from the first edge at which the model knows them."""
     cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
     n = len(seq_a)
-    hist = []      # per edge: (a, b) triples sampled at that edge
+    areg = {"a": None, "b": None}     # OUT_REG = 1: the address register, (byte, inv)
+    qout = {"a": None, "b": None}     # OUT_REG = 0: the output, as (byte, inv, clr)
     checked = 0
     for t in range(n + 2):
-        a = seq_a[t] if t < n else (0, 0, 0)
-        b = seq_b[t] if t < n else (0, 0, 0)
-        dut.a_in.value, dut.a_inv.value, dut.a_clr.value = a
-        dut.b_in.value, dut.b_inv.value, dut.b_clr.value = b
+        a = seq_a[t] if t < n else (0, 0, 0, 1)
+        b = seq_b[t] if t < n else (0, 0, 0, 1)
+        dut.a_in.value, dut.a_inv.value, dut.a_clr.value, dut.a_en.value = a
+        dut.b_in.value, dut.b_inv.value, dut.b_clr.value, dut.b_en.value = b
         await RisingEdge(dut.clk)
-        hist.append((a, b))
         await ReadOnly()
-        # OUT_REG = 0: loaded at this edge from the address and clear sampled at this edge
-        for port, (x, inv, clr) in (("a", a), ("b", b)):
-            for d in (0, 1, 2):
-                got = int(getattr(dut, f"{port}_q{d}").value)
-                exp = 0 if clr else expected(d, x, inv)
-                assert got == exp, (f"OUT_REG=0 port {port} DIR={d}: in={x:02x} inv={inv} clr={clr} "
-                                    f"(edge {t}): got {got:02x}, expected {exp:02x}")
-        if len(hist) >= 2:
-            # the output register was loaded at this edge from the address sampled one
-            # edge earlier, cleared by the clr sampled at this edge
-            (pa, pb), (ca, cb) = hist[-2], hist[-1]
-            for port, (x, inv, _), (_, _, clr) in (("a", pa, ca), ("b", pb, cb)):
+        for port, (x, inv, clr, en) in (("a", a), ("b", b)):
+            if en:
+                qout[port] = (x, inv, clr)
+            if qout[port] is not None:
+                qx, qinv, qclr = qout[port]
+                for d in (0, 1, 2):
+                    got = int(getattr(dut, f"{port}_q{d}").value)
+                    exp = 0 if qclr else expected(d, qx, qinv)
+                    assert got == exp, (f"OUT_REG=0 port {port} DIR={d}: last enabled read "
+                                        f"in={qx:02x} inv={qinv} clr={qclr} (edge {t}): "
+                                        f"got {got:02x}, expected {exp:02x}")
+            if areg[port] is not None:
+                px, pinv = areg[port]
                 for d in (0, 1, 2):
                     got = int(getattr(dut, f"{port}_out{d}").value)
-                    exp = 0 if clr else expected(d, x, inv)
-                    assert got == exp, (f"port {port} DIR={d}: in={x:02x} inv={inv} clr={clr} "
-                                        f"(edge {t}): got {got:02x}, expected {exp:02x}")
+                    exp = 0 if clr else expected(d, px, pinv)
+                    assert got == exp, (f"port {port} DIR={d}: address register in={px:02x} "
+                                        f"inv={pinv}, clr={clr} (edge {t}): got {got:02x}, "
+                                        f"expected {exp:02x}")
                     checked += 1
+            if en:
+                areg[port] = (x, inv)
         await Timer(1, "ns")      # leave the read-only phase before driving again
     return checked
 
@@ -87,8 +94,8 @@ async def run_stream(dut, seq_a, seq_b) -> int:
 async def sbox_bram_exhaustive(dut):
     """All 512 (inv, byte) addresses on port A in order and on port B in reverse order,
     back to back with no clear: every entry of every DIR on both ports."""
-    seq_a = [(e & 0xFF, e >> 8, 0) for e in range(512)]
-    seq_b = [(e & 0xFF, e >> 8, 0) for e in reversed(range(512))]
+    seq_a = [(e & 0xFF, e >> 8, 0, 1) for e in range(512)]
+    seq_b = [(e & 0xFF, e >> 8, 0, 1) for e in reversed(range(512))]
     n = await run_stream(dut, seq_a, seq_b)
     assert n == 2 * 3 * (512 + 1)     # 512 entries plus the padding read after them
     for x, s in FIG7.items():
@@ -99,12 +106,14 @@ async def sbox_bram_exhaustive(dut):
 
 @cocotb.test()
 async def sbox_bram_clear_random(dut):
-    """Random addresses with random, independent clears on the two ports: a cleared
-    read is zero, the next read is not affected (latency two clocks, clear one clock
-    after the address)."""
+    """Random addresses with random, independent clears and read enables on the two
+    ports: a cleared read is zero, the next read is not affected (latency two clocks,
+    clear one clock after the address); a read without the enable changes nothing."""
     rng = test_rng()
-    seq_a = [(rng.getrandbits(8), rng.getrandbits(1), rng.getrandbits(1)) for _ in range(1500)]
-    seq_b = [(rng.getrandbits(8), rng.getrandbits(1), int(rng.random() < 0.3)) for _ in range(1500)]
+    seq_a = [(rng.getrandbits(8), rng.getrandbits(1), rng.getrandbits(1), int(rng.random() < 0.7))
+             for _ in range(1500)]
+    seq_b = [(rng.getrandbits(8), rng.getrandbits(1), int(rng.random() < 0.3), int(rng.random() < 0.5))
+             for _ in range(1500)]
     await run_stream(dut, seq_a, seq_b)
 
 
@@ -167,7 +176,8 @@ def _table_from_params(target: str, params: dict) -> list[int]:
 def test_sbox_bram_primitive(target, dir_, out_reg):
     """Synthesize the wrapper for its family: one primitive, no other cell, output
     register on (OUT_REG = 1) or off (0), clears on the output-register resets (OUT_REG 0:
-    the output-latch resets on 7-series, RSTA/RSTB on ECP5), address {inv, byte} on the
+    the output-latch resets on 7-series, RSTA/RSTB on ECP5), read enables on the ports'
+    clock enables, address {inv, byte} on the
     word-address pins, and the 512 entries equal to the FIPS-197 tables."""
     tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_{out_reg}"
     tmp.mkdir(parents=True, exist_ok=True)
@@ -197,6 +207,9 @@ def test_sbox_bram_primitive(target, dir_, out_reg):
         dout_a, dout_b = conn["DOADO"][:8], conn["DOBDO"][:8]
     # the clears reach the output-register resets, the outputs are the primitive's
     assert conn[clr_pins[0]] == nets["a_clr"] and conn[clr_pins[1]] == nets["b_clr"]
+    # the read enables are the ports' clock enables
+    en_pins = ("CEA", "CEB") if target == "ecp5" else ("ENARDEN", "ENBWREN")
+    assert conn[en_pins[0]] == nets["a_en"] and conn[en_pins[1]] == nets["b_en"]
     assert dout_a == nets["a_out"] and dout_b == nets["b_out"]
     # word address = {inv, byte}: bits 0..7 the input byte, bit 8 inv (DIR 2) or constant
     hi = {0: "0", 1: "1"}.get(dir_)
