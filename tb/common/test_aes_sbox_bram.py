@@ -45,6 +45,17 @@ def expected(dir_: int, x: int, inv: int) -> int:
     return INV_SBOX[x] if use_inv else SBOX[x]
 
 
+def check_dirs(dut, names: str, x: int, inv: int, clr: int, what: str) -> int:
+    """Check the three instances' outputs `names`0..2 (DIR 0, 1, 2) against S / InvS of
+    (x, inv), or zero with clr; returns the number of outputs checked."""
+    for d in (0, 1, 2):
+        got = int(getattr(dut, f"{names}{d}").value)
+        exp = 0 if clr else expected(d, x, inv)
+        assert got == exp, (f"{names}{d} (DIR={d}): {what} in={x:02x} inv={inv} clr={clr}: "
+                            f"got {got:02x}, expected {exp:02x}")
+    return 3
+
+
 async def run_stream(dut, seq_a, seq_b) -> int:
     """Drive one (byte, inv, clr, en) per clock on each port and check every output
     against a model of the port: OUT_REG = 1, the address register loads (byte, inv) at
@@ -68,22 +79,10 @@ async def run_stream(dut, seq_a, seq_b) -> int:
             if en:
                 qout[port] = (x, inv, clr)
             if qout[port] is not None:
-                qx, qinv, qclr = qout[port]
-                for d in (0, 1, 2):
-                    got = int(getattr(dut, f"{port}_q{d}").value)
-                    exp = 0 if qclr else expected(d, qx, qinv)
-                    assert got == exp, (f"OUT_REG=0 port {port} DIR={d}: last enabled read "
-                                        f"in={qx:02x} inv={qinv} clr={qclr} (edge {t}): "
-                                        f"got {got:02x}, expected {exp:02x}")
+                check_dirs(dut, f"{port}_q", *qout[port], f"OUT_REG=0, edge {t}, last enabled read")
             if areg[port] is not None:
-                px, pinv = areg[port]
-                for d in (0, 1, 2):
-                    got = int(getattr(dut, f"{port}_out{d}").value)
-                    exp = 0 if clr else expected(d, px, pinv)
-                    assert got == exp, (f"port {port} DIR={d}: address register in={px:02x} "
-                                        f"inv={pinv}, clr={clr} (edge {t}): got {got:02x}, "
-                                        f"expected {exp:02x}")
-                    checked += 1
+                checked += check_dirs(dut, f"{port}_out", *areg[port], clr,
+                                      f"OUT_REG=1, edge {t}, address register")
             if en:
                 areg[port] = (x, inv)
         await Timer(1, "ns")      # leave the read-only phase before driving again
