@@ -87,6 +87,16 @@ CORE_VARIANTS = {
     "iter128-2st-enc": ("iter128", {"ROUND_STAGES": 2, "DIRECTION": 0}, 2),
 }
 CHAIN_BLOCKS = 16
+# Parameter variants of aes_mode_multi (16 lanes on two aes_pipe cores), benchmarked only
+# when named with --engine: the AES-128-only, encrypt-only builds that fit an LFE5U-85F
+# (synthesis design ccm-multi-pipe, variants lanes16-aes128 / lanes16-aes128-r2). Their
+# records are the CCM records of the 16-lane engine ('ccm-multi-aes128', ...) for AES-128
+# keys only: the bursts of 1, --ccm-packets and MULTI_PACKETS packets, and the
+# store-and-forward decryptions of 1 and --ccm-packets.
+MULTI_VARIANTS = {
+    "multi-aes128": {"NR_MAX": 10, "DIRECTION_B": 0},
+    "multi-aes128-r2": {"NR_MAX": 10, "DIRECTION_B": 0, "ROUND_REGS": 2},
+}
 
 
 def verify(commands: list[dict], results: list[dict]) -> tuple[Counter, list[dict]]:
@@ -247,21 +257,28 @@ MULTI_LANES = session.MULTI_LANES
 MULTI_PACKETS = (32, 128)
 
 
-def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: str = MULTI_CORE) -> dict:
-    """A session of aes_mode_multi with `lanes` lanes on block core `core`."""
-    return session.simulate(session.multi_target(core, lanes), simulator, commands)
+def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANES, core: str = MULTI_CORE,
+                   params: dict | None = None) -> dict:
+    """A session of aes_mode_multi with `lanes` lanes on block core `core`, with the
+    parameter overrides `params`."""
+    t = session.multi_target(core, lanes)
+    t = session.SimTarget(t.core, t.top, t.sources, {**t.params, **(params or {})}, t.tb_module)
+    return session.simulate(t, simulator, commands)
 
 
 def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES,
-                  bursts: bool = True) -> tuple[list[dict], list[dict]]:
+                  bursts: bool = True, variant: str | None = None) -> tuple[list[dict], list[dict]]:
     """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe; `bursts`: also
-    the long bursts (MULTI_PACKETS), else 1 and `packets` only."""
-    rng = random.Random(f"{seed}-ccm-multi-pipe" + ("" if lanes == MULTI_LANES else f"-lanes{lanes}"))
+    the long bursts (MULTI_PACKETS), else 1 and `packets` only; `variant`: a
+    MULTI_VARIANTS build (AES-128 keys only, records named after it)."""
+    name = variant or "multi-pipe"
+    rng = random.Random(f"{seed}-ccm-{name}" + ("" if lanes == MULTI_LANES else f"-lanes{lanes}"))
     counts = sorted({1, packets, *(MULTI_PACKETS if bursts else ())})
-    cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts)
-    res = simulate_multi(simulator, cmds, lanes)["results"]
+    cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts,
+                                   **({"key_bits": (128,)} if variant else {}))
+    res = simulate_multi(simulator, cmds, lanes, params=MULTI_VARIANTS[variant] if variant else None)["results"]
     _n, bad = engine_bench.check(cmds, res)
-    recs = engine_bench.records("multi-pipe", simulator, res, meas)
+    recs = engine_bench.records(name, simulator, res, meas)
     for r in recs:
         r["lanes"] = lanes
     return recs, bad
@@ -406,7 +423,12 @@ def bench_main(args) -> int:
         recs = measure(e, f"block core {CORE_VARIANTS[e][0]} with {CORE_VARIANTS[e][1]}",
                        "block(s) differ from the reference", lambda: run_variant(e, args.sim, args.blocks, seed))
         all_recs.extend(recs or [])
-    cores = [e for e in cores if e not in CORE_VARIANTS]
+    for e in [e for e in cores if e in MULTI_VARIANTS] if sizes else []:
+        recs = measure(f"ccm-{e}", f"aes_mode_multi, {MULTI_LANES} lanes, with {MULTI_VARIANTS[e]}",
+                       "packet(s) differ from the reference",
+                       lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed, variant=e))
+        ccm_recs.extend(recs or [])
+    cores = [e for e in cores if e not in CORE_VARIANTS and e not in MULTI_VARIANTS]
     for e in cores:
         recs = measure(e, "block core", "block(s) differ from the reference",
                        lambda: run_core(e, args.sim, args.blocks, seed))

@@ -117,6 +117,13 @@ VARIANTS["ccm-iter128"]["enc"] = {"CORE": "iter128", "DIRECTION_B": 0}
 # per lane) and with the 16 lanes that `aesip bench` measures.
 MULTI_DESIGN = "ccm-multi-pipe"
 VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe", "LANES": 16}}
+# Two full-size pipelines and 16 lanes do not fit an LFE5U-85F (issue 13): the 16 lanes on
+# AES-128-only, encrypt-only pipelines (ECB/CBC decryption refused with OP, 24/32-byte keys
+# with KEY), with 1 register per round (latency 11: 16 lanes keep both pipelines busy) and
+# with 2 (the faster clock, twice the latency)
+VARIANTS[MULTI_DESIGN]["lanes16-aes128"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0}
+VARIANTS[MULTI_DESIGN]["lanes16-aes128-r2"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0,
+                                               "ROUND_REGS": 2}
 # tdea_mode_engine (TDEA ECB/CBC, rtl/modes/tdea_mode_engine.v, docs/tdea.md) on each TDEA
 # core: designs "tdea-modes-iter" / "tdea-modes-pipe", defaults otherwise (SLOT_W=2,
 # LEN_W=32, BUF_AW=6, INFL_AW=6).

@@ -175,6 +175,10 @@ MODE_CASES = [
     pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter128"}, id="engine"),
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
                  id="multi-lanes3"),
+    # the encrypt-only AES-128 pipelines with 2 registers per round (synth lanes16-aes128-r2)
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources("pipe"),
+                 {"CORE": "pipe", "LANES": 3, "IN_AW": 2, "NR_MAX": 10, "DIRECTION_B": 0, "ROUND_REGS": 2},
+                 id="multi-pipe-enc-r2"),
     # the 802.16e front end on the mode engine (rtl/proto, docs/wimax.md)
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128"}, id="wimax"),
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "MULTI": 1}, id="wimax-multi"),

@@ -31,6 +31,12 @@ def _files(sources: list[Path]) -> list[str]:
 BAD = [
     ("multi-lanes1", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 1},
      "aes_mode_multi_LANES_below_2", "aes_mode_multi: LANES must be >= 2"),
+    ("multi-dirb1", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "DIRECTION_B": 1},
+     "aes_mode_multi_DIRECTION_B_not_0_or_2", "aes_mode_multi: DIRECTION_B must be 0 or 2"),
+    ("multi-iter32-dirb0", rtl.MULTI_TOP, rtl.multi_sources("iter32"), {"CORE": "iter32", "DIRECTION_B": 0},
+     "aes_mode_multi_iter32_DIRECTION_B_not_2", "aes_mode_multi: CORE iter32 needs DIRECTION_B = 2"),
+    ("multi-rr2-iter128", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "ROUND_REGS": 2},
+     "aes_core_ROUND_REGS_without_pipe", "aes_core: ROUND_REGS must be 1 unless CORE is pipe"),
     ("engine-len62", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"LEN_W": 62},
      "aes_mode_engine_LEN_W_out_of_range", "aes_mode_engine: LEN_W must be BUF_AW + 4 .. 61"),
     ("engine-core-unknown", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter64"},

@@ -77,6 +77,15 @@
 //   IN_AW     : log2 of each lane's input FIFO depth in beats (>= 1); packets of up to
 //               2**IN_AW beats (AAD + payload) are taken in at full input rate
 //   NR_MAX    : 10, 12 or 14 (default 14): the largest key accepted (as aes_mode_engine)
+//   DIRECTION_B : 2 (default) = core B has both directions; 0 = core B is built
+//               encrypt-only too (as aes_mode_engine: ECB and CBC decryption commands
+//               are refused with status OP, their data beats consumed)
+//   ROUND_REGS : CORE "pipe" only (1 otherwise): registers per round of both pipelines
+//               (aes_pipe, 1 .. 4 with table or block-RAM S-boxes, up to 7 with
+//               composite-field ones; default 1). Each register adds NR_MAX clocks to
+//               the pipeline latency, and so to every step of a lane's serial CBC-MAC
+//               chain: the lanes fill both pipelines only while LANES is at least about
+//               the latency (docs/mode_engine.md, "Several packets in flight")
 // Ports: exactly those of aes_mode_engine
 //   clk, rst                          : clock, sync active-high reset (clears lanes, FIFOs,
 //                                       arbiters, capture registers, cores)
@@ -113,7 +122,9 @@ module aes_mode_multi #(
     parameter BUF_AW    = 8,
     parameter LANES     = 4,
     parameter IN_AW     = 7,
-    parameter NR_MAX    = 14
+    parameter NR_MAX    = 14,
+    parameter DIRECTION_B = 2,
+    parameter ROUND_REGS = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -149,7 +160,7 @@ module aes_mode_multi #(
     `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
 
     // ---------------------------------------------------------------- parameter checks
-    // (CORE and SBOX_IMPL are checked by aes_core)
+    // (CORE, SBOX_IMPL and ROUND_REGS are checked by aes_core)
     generate
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_multi_SLOT_W_not_1_to_8,
                      "aes_mode_multi: SLOT_W must be 1 .. 8")
@@ -160,6 +171,10 @@ module aes_mode_multi #(
                      "aes_mode_multi: NR_MAX must be 10 or 12 or 14")
         `AESIP_CHECK(LANES >= 2, aes_mode_multi_LANES_below_2, "aes_mode_multi: LANES must be >= 2")
         `AESIP_CHECK(IN_AW >= 1, aes_mode_multi_IN_AW_below_1, "aes_mode_multi: IN_AW must be >= 1")
+        `AESIP_CHECK(DIRECTION_B == 0 || DIRECTION_B == 2, aes_mode_multi_DIRECTION_B_not_0_or_2,
+                     "aes_mode_multi: DIRECTION_B must be 0 or 2")
+        `AESIP_CHECK(DIRECTION_B == 2 || CORE != "iter32", aes_mode_multi_iter32_DIRECTION_B_not_2,
+                     "aes_mode_multi: CORE iter32 needs DIRECTION_B = 2")
     endgenerate
 
     localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
@@ -387,7 +402,8 @@ module aes_mode_multi #(
                 .wiping(in_wiping)
             );
 
-            aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(0)) u_lane (
+            aes_mode_lane #(.SLOT_W(SLOT_W), .LEN_W(LEN_W), .BUF_AW(BUF_AW), .ZDRAIN(0),
+                            .DEC_OPS(DIRECTION_B == 2 ? 1 : 0)) u_lane (
                 .clk(clk), .rst(rst), .zeroize(zeroize), .key_usable(key_usable),
                 .active(l_active[g]), .active_slot(l_slot[SLOT_W*g +: SLOT_W]),
                 .s_axis_cmd_tvalid(l_cmd_valid[g]), .s_axis_cmd_tready(l_cmd_ready[g]),
@@ -479,12 +495,13 @@ module aes_mode_multi #(
     // datapath for both directions and is always built with both).
     localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
     aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
-               .DIRECTION(A_DIRECTION)) u_a (
+               .DIRECTION(A_DIRECTION), .ROUND_REGS(ROUND_REGS)) u_a (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(a_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
         .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX)) u_b (
+    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
+               .DIRECTION(DIRECTION_B), .ROUND_REGS(ROUND_REGS)) u_b (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(b_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),

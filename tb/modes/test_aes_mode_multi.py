@@ -12,17 +12,19 @@ is checked against aesip.ref (`cryptography`).
 
 Bound (derived from the design, docs/mode_engine.md "aes_mode_multi" Timing): a CCM
 packet with a = 32 AAD bytes and m payload blocks is S = 1 + ceil((a+2)/16) + m steps; a
-lane alone issues a step every latency + 1 = 15 cycles on aes_pipe, and each core takes
-one block per clock, so with LANES <= 16 lanes busy a step costs 15 cycles plus a few
-cycles of arbitration now and then: 17 per step is a safe average. Packets run in waves
-of LANES (packet n on lane n mod LANES), and the input is one beat per clock in packet
-order, so the last lane of a wave starts (min(P, LANES) - 1) * beats after the first:
-    cycles <= waves * S * 17 + (min(P, LANES) - 1) * beats + 200
-The single engine needs about P * S * 15 cycles (one packet at a time); the test also
-checks that the aggregate is at least min(P, LANES) / 3 times faster than P * S * 15
+lane alone issues a step every L = NR_MAX * ROUND_REGS + 1 cycles on aes_pipe (its
+latency, docs/pipe.md: 15 for the default NR_MAX = 14, ROUND_REGS = 1), and each core
+takes one block per clock, so with LANES <= 16 lanes busy a step costs L cycles plus a
+few cycles of arbitration now and then: L + 2 per step is a safe average. Packets run in
+waves of LANES (packet n on lane n mod LANES), and the input is one beat per clock in
+packet order, so the last lane of a wave starts (min(P, LANES) - 1) * beats after the
+first:
+    cycles <= waves * S * (L + 2) + (min(P, LANES) - 1) * beats + 200
+The single engine needs about P * S * L cycles (one packet at a time); the test also
+checks that the aggregate is at least min(P, LANES) / 3 times faster than P * S * L
 (the input stagger above costs the rest for a single wave).
 
-LANES and the other parameters are read from the DUT.
+LANES, NR_MAX and ROUND_REGS are read from the DUT (CORE must be "pipe").
 """
 from __future__ import annotations
 
@@ -38,12 +40,13 @@ from aesip.tb.coredrv import load_key
 from aesip.tb.engdrv import EngineDriver, Packet, expect
 from aesip.tb.engsoak import Events, monitor
 from aesip.tb.seed import test_rng
-from tb.modes.test_aes_mode_engine import FUNCTIONAL, SECURITY, case, run_mode_engine, soak_packets
+from tb.modes.test_aes_mode_engine import ENC_ONLY, FUNCTIONAL, SECURITY, case, run_mode_engine, soak_packets
 # the shared cocotb tests: cocotb runs every test found in this module
 from tb.modes.test_aes_mode_engine import (test_ccm_cavp, test_sp800_38a, test_random,  # noqa: F401
                                            test_bad_input, test_ccm_star, test_profile_1609,
                                            test_no_output_mix, test_unusable_slots,
-                                           test_rekey_slot_in_use, test_no_state_left, test_soak)
+                                           test_rekey_slot_in_use, test_no_state_left, test_soak,
+                                           test_ctr_carries, test_decrypt_ops)
 
 AAD, NONCE, TAG = 32, 13, 8
 
@@ -55,6 +58,7 @@ async def test_throughput(dut):
     npk = int(os.environ.get("AESIP_TPUT_PKTS", "16"))
     size = int(os.environ.get("AESIP_TPUT_BYTES", "1500"))
     lanes = int(dut.LANES.value)
+    lat = int(dut.NR_MAX.value) * int(dut.ROUND_REGS.value) + 1     # aes_pipe latency (docs/pipe.md)
     drv = EngineDriver(dut)
     await drv.start()
     key = rng.randbytes(16)
@@ -92,12 +96,12 @@ async def test_throughput(dut):
     steps = 1 + math.ceil((AAD + 2) / 16) + m           # per packet
     beats = math.ceil(AAD / 16) + m
     waves = math.ceil(npk / lanes)
-    bound = waves * steps * 17 + (min(npk, lanes) - 1) * beats + 200
-    single = npk * steps * 15
+    bound = waves * steps * (lat + 2) + (min(npk, lanes) - 1) * beats + 200
+    single = npk * steps * lat
     blocks = npk * ((1 + math.ceil((AAD + 2) / 16) + m) + (1 + m))
-    dut._log.info("LANES=%d: %d packets of %d B in %d cycles (bound %d; one at a time ~%d): "
+    dut._log.info("LANES=%d, pipeline latency %d: %d packets of %d B in %d cycles (bound %d; one at a time ~%d): "
                   "%.2f payload bits/cycle, %.3f AES blocks per clock per pipeline",
-                  lanes, npk, size, cycles, bound, single, 8 * size * npk / cycles, blocks / cycles / 2)
+                  lanes, lat, npk, size, cycles, bound, single, 8 * size * npk / cycles, blocks / cycles / 2)
     assert cycles <= bound, f"{cycles} cycles > bound {bound}"
     assert cycles * min(npk, lanes) / 3 <= single, f"{cycles} cycles: not {min(npk, lanes) / 3:.2f}x faster than {single}"
     await ClockCycles(dut.clk, 20)
@@ -220,6 +224,14 @@ CASES = [
     case("functional", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 2}, FUNCTIONAL,
          {"AESIP_CAVP": "15", "AESIP_NRAND": "30"}),
     case("throughput", "verilator", {"CORE": "pipe", "LANES": 16, "IN_AW": 7}, THROUGHPUT, {}),
+    # the 16-lane AES-128 encrypt-only build of `aesip synth` variant lanes16-aes128
+    case("throughput", "verilator", {"CORE": "pipe", "LANES": 16, "IN_AW": 7, "NR_MAX": 10, "DIRECTION_B": 0},
+         THROUGHPUT, {}),
+    # encrypt-only cores (DIRECTION_B = 0) with 2 registers per round (lanes16-aes128-r2):
+    # ECB/CBC decryption refused with OP, 24/32-byte keys with KEY, the rest as usual
+    case("enc-only", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 7, "NR_MAX": 10, "DIRECTION_B": 0,
+                                   "ROUND_REGS": 2}, ENC_ONLY + THROUGHPUT,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "100"}),
     case("security", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 4, "NR_MAX": 14}, SECURITY + REKEY,
          soak_packets(300, 100_000)),
     case("security", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 4, "NR_MAX": 10}, SECURITY + REKEY,
