@@ -612,6 +612,35 @@ def test_bench_json():
         assert burst[0]["blocks_per_clock_per_pipe"] >= 0.85, burst
 
 
+def test_bench_multi_variant():
+    """`--engine multi-aes128` (aes_mode_multi, 16 lanes on AES-128 encrypt-only pipelines
+    of latency 11, the build of `aesip synth` ccm-multi-pipe lanes16-aes128): CCM records
+    for AES-128 keys only, every packet checked by the CLI against aesip.ref; a packet
+    alone takes the single engine's step time (steps x latency + a few), a long
+    burst of 1500-byte packets comes within 0.85 of one block per clock per pipeline;
+    nothing else is measured."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "multi-aes128", "--ccm-sizes", "256,1500", "--ccm-packets", "8",
+                 "--ccmp-sizes", "none", "--rekeys", "0", "--channels", "none"])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    for r in recs:
+        for f in CONTRACT_FIELDS:
+            assert f in r, (f, r)
+    assert {(r["engine"], r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"], r["lanes"]) for r in recs} == {
+        ("ccm-multi-aes128", op, 128, n, k, 16) for n in (256, 1500)
+        for op, counts in (("ccm-encrypt", (1, 8) + bench.MULTI_PACKETS), ("ccm-decrypt", (1, 8))) for k in counts}
+    for r in recs:
+        m = -(-r["bytes_per_packet"] // 16)
+        if r["op"] == "ccm-encrypt":
+            assert r["aes_blocks"] == r["packets"] * (_ccm_steps(r["bytes_per_packet"]) + 1 + m), r
+        assert 0 < r["blocks_per_clock_per_pipe"] <= 1, r
+        if r["packets"] == 1 and r["op"] == "ccm-encrypt":   # a step every latency = 11 clocks
+            assert 0 <= r["cycles"] - 11 * _ccm_steps(r["bytes_per_packet"]) <= 12, r
+    burst = [r for r in recs if r["op"] == "ccm-encrypt" and r["bytes_per_packet"] == 1500 and r["packets"] == 128]
+    assert burst[0]["blocks_per_clock_per_pipe"] >= 0.85, burst
+
+
 def test_bench_core_variants():
     """`--engine iter128-1st / iter128-2st / iter128-2st-enc` (aes_iter128 ROUND_STAGES 1 / 2,
     docs/iter128.md): stream records at exactly Nr cycles per block for every key size,
