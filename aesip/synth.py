@@ -188,6 +188,7 @@ DEFAULT_TARGETS = {"iter32": ("xc7", "ecp5", "ice40")}
 VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
                    ("pipe", "sub2"): ("xc7",), ("pipe", "r4"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
                    (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",),
+                   (MULTI_DESIGN, "lanes16-aes128-r2"): ("xc7",),
                    ("chan-aes", "default"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.

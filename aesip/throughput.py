@@ -42,6 +42,11 @@ ROWS = [
     ("ccm-pipe", "default", ("ccm-pipe", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-multi-pipe", "lanes16", ("ccm-multi-pipe", "ccm-encrypt", 128, 1500, 128),
      "128 back-to-back 1500-byte CCM packets"),
+    # 16 lanes on AES-128 encrypt-only pipelines (aesip bench --engine multi-aes128 / -r2)
+    ("ccm-multi-pipe", "lanes16-aes128", ("ccm-multi-aes128", "ccm-encrypt", 128, 1500, 128),
+     "128 back-to-back 1500-byte CCM packets"),
+    ("ccm-multi-pipe", "lanes16-aes128-r2", ("ccm-multi-aes128-r2", "ccm-encrypt", 128, 1500, 128),
+     "128 back-to-back 1500-byte CCM packets"),
     # the 802.11 CCMP front end on the iter128 mode engine (MSDU bits per clock)
     ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 1), "one 1500-byte MSDU, CCMP"),
     ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 8),
