@@ -392,10 +392,7 @@ module chan_engine #(
                        : (c_op == OP_ECB_DEC || c_op == OP_CBC_DEC);
     wire c_last2 = (c_rem == {{(BL_W-2){1'b0}}, 2'd2});    // the next beat must carry tlast
     wire c_mism  = (hd_last != hd_lx);
-    // the counter block's successor (128-bit big-endian integer, byte 0 first). Both
-    // sources of cx are incremented, each straight from its register, and the carry
-    // chains' results are selected by use_cw afterwards: the 128-bit chain does not wait
-    // for the cx select (an ECP5 critical path of the AES build, docs/channels.md).
+    // the counter block's successor (128-bit big-endian integer, byte 0 first)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -403,9 +400,7 @@ module chan_engine #(
         if (TDEA) begin : g_noctr
             assign c_ctr_next = 128'd0;
         end else begin : g_ctr
-            wire [127:0] inc_hd = reverse_bytes(reverse_bytes(hd_cx[127:0]) + 128'd1);
-            wire [127:0] inc_cw = reverse_bytes(reverse_bytes(cw_d[127:0]) + 128'd1);
-            assign c_ctr_next = use_cw ? inc_cw : inc_hd;
+            assign c_ctr_next = reverse_bytes(reverse_bytes(c_chain[127:0]) + 128'd1);
         end
     endgenerate
 
