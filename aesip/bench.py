@@ -88,8 +88,9 @@ CORE_VARIANTS = {
 }
 CHAIN_BLOCKS = 16
 # Parameter variants of aes_mode_multi (16 lanes on two aes_pipe cores), benchmarked only
-# when named with --engine: the AES-128-only, encrypt-only builds that fit an LFE5U-85F
-# (synthesis design ccm-multi-pipe, variants lanes16-aes128 / lanes16-aes128-r2). Their
+# when named with --engine: the AES-128-only, encrypt-only builds of synthesis design
+# ccm-multi-pipe, variants lanes16-aes128 / lanes16-aes128-r2 (issue 13's fallback for
+# the LFE5U-85F, which they do not fit either: docs/mode_engine.md). Their
 # records are the CCM records of the 16-lane engine ('ccm-multi-aes128', ...) for AES-128
 # keys only: the bursts of 1, --ccm-packets and MULTI_PACKETS packets, and the
 # store-and-forward decryptions of 1 and --ccm-packets.
@@ -231,9 +232,8 @@ def run_variant(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[l
     # an encrypt-only (DIRECTION 0) build gets the encrypt records only
     cmds = bench_commands(rng, nblocks, ops=OPS[:1] if params.get("DIRECTION") == 0 else OPS)
     chain = chain_commands(rng, CHAIN_BLOCKS)
-    t = session.core_target(core)
-    t = session.SimTarget(t.core, t.top, t.sources, {**t.params, **params}, t.tb_module)
-    res = session.simulate(t, simulator, cmds + chain)["results"]
+    res = session.simulate(session.with_params(session.core_target(core), params), simulator,
+                           cmds + chain)["results"]
     recs = bench_records(engine, simulator, cmds, res[:len(cmds)], group)
     recs += chain_records(engine, simulator, chain, res[len(cmds):])
     return recs, verify(cmds, res[:len(cmds)])[1] + verify_chains(chain, res[len(cmds):])
@@ -261,9 +261,7 @@ def simulate_multi(simulator: str, commands: list[dict], lanes: int = MULTI_LANE
                    params: dict | None = None) -> dict:
     """A session of aes_mode_multi with `lanes` lanes on block core `core`, with the
     parameter overrides `params`."""
-    t = session.multi_target(core, lanes)
-    t = session.SimTarget(t.core, t.top, t.sources, {**t.params, **(params or {})}, t.tb_module)
-    return session.simulate(t, simulator, commands)
+    return session.simulate(session.with_params(session.multi_target(core, lanes), params), simulator, commands)
 
 
 def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = MULTI_LANES,

@@ -28,6 +28,7 @@ module does not import cocotb (aesip.sim imports the cocotb runner only when run
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -65,6 +66,11 @@ class SimTarget:
     sources: list = field(hash=False)
     params: dict = field(hash=False)
     tb_module: str
+
+
+def with_params(t: SimTarget, params: dict | None) -> SimTarget:
+    """`t` with its parameters overridden by `params` (a parameter variant of a build)."""
+    return dataclasses.replace(t, params={**t.params, **(params or {})})
 
 
 def core_param(core: str) -> str:

@@ -120,7 +120,9 @@ VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe
 # Two full-size pipelines and 16 lanes do not fit an LFE5U-85F (issue 13): the 16 lanes on
 # AES-128-only, encrypt-only pipelines (ECB/CBC decryption refused with OP, 24/32-byte keys
 # with KEY), with 1 register per round (latency 11: 16 lanes keep both pipelines busy) and
-# with 2 (the faster clock, twice the latency)
+# with 2 (the faster clock, twice the latency). Neither fits the 85F either (168 069 LUT4
+# after synthesis: the 16 lanes alone need more than 94 000, docs/mode_engine.md), so the
+# ECP5 run is kept for lanes16-aes128 only, as the record of that.
 VARIANTS[MULTI_DESIGN]["lanes16-aes128"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0}
 VARIANTS[MULTI_DESIGN]["lanes16-aes128-r2"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0,
                                                "ROUND_REGS": 2}
