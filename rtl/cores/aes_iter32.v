@@ -112,10 +112,13 @@ module aes_iter32 #(
     reg              expanding;      // a key is being expanded
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
     reg  [5:0]       words_left;     // 4*Nr+3 - j
-    reg              last_col;       // j[1:0] == 3 (a copy of the decode, for the tap selects)
+    reg              last_col;       // j[1:0] == 3 (a copy of the decode)
+    reg              tap2_hi;        // j[1:0] is 3 or 0: row 2's tap is position 4 (decode as a register)
+    reg              tap1_hi;        // j[1:0] != 2: row 1's tap is position 4 (same)
     reg              initial_round;  // j[5:2] == 0: initial AddRoundKey (decode kept as a register)
     reg              final_round;    // (4*Nr+3-j)[5:2] == 0: last round (same)
     reg              late_en;        // k == 0 of a round (not the initial one): late byte used
+    reg              late_d;         // k == 1 of such a round: the late byte's term is added
     reg              at_last_word;   // words_left == 0 (decode kept as a register)
     reg              start_q;        // !expanding && (!block_busy || at_last_word), as a register
     reg              kstart_q;       // the same && !scrubbing
@@ -297,8 +300,8 @@ module aes_iter32 #(
     // taps for the next clock (k+1), read from the delay lines before this clock's shift:
     // position p then is position p-1 after it
     wire [31:0] taps_next = {row3[7:0],                                        // k+1 != 0
-                             (last_col || first_col) ? row2[39:32] : row2[7:0], // k+1 < 2
-                             (col_step != 2'd2) ? row1[39:32] : row1[7:0],      // k+1 != 3
+                             tap2_hi ? row2[39:32] : row2[7:0],   // k+1 < 2, i.e. k is 3 or 0
+                             tap1_hi ? row1[39:32] : row1[7:0],   // k+1 != 3, i.e. k != 2
                              row0[7:0]};
     wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
     wire [31:0] col_out;
@@ -359,9 +362,25 @@ module aes_iter32 #(
     // beside the data's (the round-key select is not in front of the data's XOR trees)
     wire [31:0] key_mixed;
     aes_mixcolumn #(.DIR(1)) u_mc_key (.in(key_word), .inv(1'b1), .out(key_mixed));
+    // The late byte's S-box outputs are registered (late_fwd_q / late_inv_q, loaded in every
+    // shift, used after one at k = 0), and its (Inv)MixColumns term is added one clock
+    // later, at k = 1, to the column it belongs to, as that column moves from position 6
+    // to position 5 of the rows (row shift below; in the last round, to the output
+    // register). No tap reads a column at position 6 in the clock after it is produced
+    // (the first read of column 0 of a round is at k = 3), so the term is in place before
+    // any read, and the S-box is not in front of the (Inv)MixColumns and XOR of a column.
+    reg  [7:0]  late_fwd_q, late_inv_q;
+    always @(posedge clk)
+        if (state_clear) begin
+            late_fwd_q <= 8'd0;
+            late_inv_q <= 8'd0;
+        end else if (state_en) begin
+            late_fwd_q <= late_fwd;
+            late_inv_q <= late_inv;
+        end
     wire [31:0] late_mixed_fwd, late_mixed_inv;
-    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
-    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
+    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd_q, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
+    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv_q, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
     // col_out: the column shifted into the state rows, for the initial and the middle
     // rounds (initial AddRoundKey / middle rounds): the data's part and the key's part,
     // then the late byte's term. The last round's columns are never read from the rows
@@ -369,11 +388,11 @@ module aes_iter32 #(
     // cleared at the block's end), so col_out has no last-round case.
     wire [31:0] data_part = initial_round ? in_column : mixed;
     wire [31:0] key_part  = (decrypt && !initial_round) ? key_mixed : key_word;
-    // per direction, so that the direction select is the last step before the XOR
-    wire [31:0] late_term_fwd = late_en ? late_mixed_fwd : 32'd0;
-    wire [31:0] late_term_inv = late_en ? late_mixed_inv : 32'd0;
+    // the late byte's term, added at k = 1 to the column of k = 0 (rows, below)
+    wire [31:0] late_term_fwd = late_d ? late_mixed_fwd : 32'd0;
+    wire [31:0] late_term_inv = late_d ? late_mixed_inv : 32'd0;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
-    assign      col_out   = data_part ^ key_part ^ late_term;
+    assign      col_out   = data_part ^ key_part;
     // Two other consumers take a column in known clocks only, and get shorter
     // expressions of their own (fewer LUT levels from sub_word / the late byte / the
     // round key):
@@ -396,8 +415,10 @@ module aes_iter32 #(
             assign late_col = 8'd0;
         end
     endgenerate
-    wire [7:0]  late_last = decrypt ? late_inv : late_fwd;
-    wire [31:0] final_col = {late_en ? late_last : sub_word[31:24], sub_word[23:0]} ^ key_word;
+    // last round: row 3 of column 0 is the late byte alone (no MixColumns) ^ its key
+    // byte: the key byte is written at k = 0, the late byte added at k = 1 (late_patch)
+    wire [7:0]  late_last = decrypt ? late_inv_q : late_fwd_q;
+    wire [31:0] final_col = {late_en ? 8'd0 : sub_word[31:24], sub_word[23:0]} ^ key_word;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -432,6 +453,13 @@ module aes_iter32 #(
         if (rst || start_q)   last_col <= 1'b0;
         else if (step)        last_col <= (word_index[1:0] == 2'd2);
 
+        // the tap selects, decoded from the next column step (k = 0 after a start)
+        // so that no LUT level lies between a register and the S-box inputs
+        if (rst || start_q)   tap2_hi <= 1'b1;
+        else if (step)        tap2_hi <= word_index[1];                  // next k is 3 or 0
+        if (rst || start_q)   tap1_hi <= 1'b1;
+        else if (step)        tap1_hi <= (word_index[1:0] != 2'd1);      // next k != 2
+
         if (rst || start_q)   initial_round <= 1'b1;
         else if (step)        initial_round <= (word_index_inc[5:2] == 4'd0);
 
@@ -460,6 +488,9 @@ module aes_iter32 #(
 
         if (rst || start_q)   late_en <= 1'b0;
         else if (step)        late_en <= last_col;                       // next j = 4r, r >= 1
+
+        if (rst || start_q)   late_d <= 1'b0;
+        else if (step)        late_d <= late_en;                         // next j = 4r+1, r >= 1
 
         if (rst)              words_left <= 6'd0;
         else if (start_q)     words_left <= last_word(key_go ? load_size : in_key_size);
@@ -545,23 +576,31 @@ module aes_iter32 #(
         if (state_clear) begin
             row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
         end else if (state_en) begin
-            row0 <= {col_out[7:0],   row0[23:8]};
-            row1 <= {col_out[15:8],  row1[47:8]};
-            row2 <= {col_out[23:16], row2[39:8]};
-            row3 <= {col_out[31:24], row3[31:8]};
+            // position 6 -> 5 carries the late byte's term (zero except at k = 1)
+            row0 <= {col_out[7:0],   row0[23:16] ^ late_term[7:0],   row0[15:8]};
+            row1 <= {col_out[15:8],  row1[47:40] ^ late_term[15:8],  row1[39:8]};
+            row2 <= {col_out[23:16], row2[39:32] ^ late_term[23:16], row2[31:8]};
+            row3 <= {col_out[31:24], row3[31:24] ^ late_term[31:24], row3[23:8]};
         end
     end
 
     // ------------------------------------------------------------------ output
     // one 32-bit word per column, written in the last round (word k to encrypt, 3-k to
     // decrypt); a word is also cleared when the result is taken, unless it is being written
+    // The late byte of the last round's column 0 (word 0 to encrypt, 3 to decrypt) is
+    // added at k = 1, after the word was written with its key byte at k = 0; no stall
+    // and no result take falls between (the output register is free from k = 0 of the
+    // last round on), and an err block (err, zeroize) gets no patch, so its words stay zero.
+    wire late_patch = out_we && late_d && !out_err_new;
     genvar c;
     generate
         for (c = 0; c < 4; c = c + 1) begin : g_out_word
             wire write = out_we && (column == c);
+            wire patch = late_patch && (decrypt ? (c == 3) : (c == 0));
             always @(posedge clk) begin
                 if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
                 else if (write)    out_data[32*c +: 32] <= final_col;
+                else if (patch)    out_data[32*c + 24 +: 8] <= out_data[32*c + 24 +: 8] ^ late_last;
                 else if (out_take) out_data[32*c +: 32] <= 32'd0;
             end
         end
@@ -597,6 +636,10 @@ module aes_iter32 #(
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
         .m_valid(m_axis_tvalid), .m_ready(m_axis_tready), .m_data(m_axis_tdata), .m_user(m_axis_tuser));
+    // the registered decodes of the column step equal the decodes they replace
+    always @(posedge clk) if (!rst) assert (last_col == (col_step == 2'd3));
+    always @(posedge clk) if (!rst) assert (tap2_hi == (last_col || first_col));
+    always @(posedge clk) if (!rst) assert (tap1_hi == (col_step != 2'd2));
 `endif
 endmodule
 `default_nettype wire
