@@ -87,6 +87,11 @@ module aes_iter32 #(
     localparam NSLOT = 1 << SLOT_W;
     localparam BRAM  = (SBOX_IMPL == 2);    // block-RAM S-boxes, w[Nk] kept in the key store
     localparam WW    = BRAM ? 4 : 3;        // key-store word-index width
+    // LUT S-boxes (SBOX_IMPL 0/1): the late byte's term one clock later and the tap selects
+    // as registers (datapath below). Not with block-RAM S-boxes, where the late byte's RAM
+    // output is already a register and the change measured slower on the iCE40 UP5K
+    // (median 39.0 against 40.66 MHz at seeds 1-5)
+    localparam DEFER = !BRAM;
     localparam AW    = SLOT_W + 1 + WW;     // key-store address: {slot, half, word}
     localparam [5:0] LAST_WORD_128 = 6'd43; // 4*Nr+3: index of a block's last clock
     localparam [5:0] LAST_WORD_192 = 6'd51;
@@ -300,8 +305,8 @@ module aes_iter32 #(
     // taps for the next clock (k+1), read from the delay lines before this clock's shift:
     // position p then is position p-1 after it
     wire [31:0] taps_next = {row3[7:0],                                        // k+1 != 0
-                             tap2_hi ? row2[39:32] : row2[7:0],   // k+1 < 2, i.e. k is 3 or 0
-                             tap1_hi ? row1[39:32] : row1[7:0],   // k+1 != 3, i.e. k != 2
+                             (DEFER ? tap2_hi : (last_col || first_col)) ? row2[39:32] : row2[7:0], // k+1 < 2
+                             (DEFER ? tap1_hi : (col_step != 2'd2)) ? row1[39:32] : row1[7:0],      // k+1 != 3
                              row0[7:0]};
     wire [7:0]  late_fwd, late_inv;                      // row 3 of column 0, both directions
     wire [31:0] col_out;
@@ -379,8 +384,10 @@ module aes_iter32 #(
             late_inv_q <= late_inv;
         end
     wire [31:0] late_mixed_fwd, late_mixed_inv;
-    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd_q, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
-    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv_q, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
+    wire [7:0]  late_fwd_t = DEFER ? late_fwd_q : late_fwd;   // the byte whose term is added
+    wire [7:0]  late_inv_t = DEFER ? late_inv_q : late_inv;
+    aes_mixcolumn #(.DIR(0)) u_mc_late_fwd (.in({late_fwd_t, 24'd0}), .inv(1'b0), .out(late_mixed_fwd));
+    aes_mixcolumn #(.DIR(1)) u_mc_late_inv (.in({late_inv_t, 24'd0}), .inv(1'b1), .out(late_mixed_inv));
     // col_out: the column shifted into the state rows, for the initial and the middle
     // rounds (initial AddRoundKey / middle rounds): the data's part and the key's part,
     // then the late byte's term. The last round's columns are never read from the rows
@@ -388,11 +395,16 @@ module aes_iter32 #(
     // cleared at the block's end), so col_out has no last-round case.
     wire [31:0] data_part = initial_round ? in_column : mixed;
     wire [31:0] key_part  = (decrypt && !initial_round) ? key_mixed : key_word;
-    // the late byte's term, added at k = 1 to the column of k = 0 (rows, below)
-    wire [31:0] late_term_fwd = late_d ? late_mixed_fwd : 32'd0;
-    wire [31:0] late_term_inv = late_d ? late_mixed_inv : 32'd0;
+    // the late byte's term: DEFER, added at k = 1 to the column of k = 0 (rows, below);
+    // else at k = 0 into the column itself (per direction, so that the direction select
+    // is the last step before the XOR)
+    wire        late_on   = DEFER ? late_d : late_en;
+    wire [31:0] late_term_fwd = late_on ? late_mixed_fwd : 32'd0;
+    wire [31:0] late_term_inv = late_on ? late_mixed_inv : 32'd0;
     wire [31:0] late_term = decrypt ? late_term_inv : late_term_fwd;
-    assign      col_out   = data_part ^ key_part;
+    wire [31:0] late_now  = DEFER ? 32'd0 : late_term;    // into col_out
+    wire [31:0] late_next = DEFER ? late_term : 32'd0;    // into the rows' position 5
+    assign      col_out   = data_part ^ key_part ^ late_now;
     // Two other consumers take a column in known clocks only, and get shorter
     // expressions of their own (fewer LUT levels from sub_word / the late byte / the
     // round key):
@@ -416,9 +428,10 @@ module aes_iter32 #(
         end
     endgenerate
     // last round: row 3 of column 0 is the late byte alone (no MixColumns) ^ its key
-    // byte: the key byte is written at k = 0, the late byte added at k = 1 (late_patch)
-    wire [7:0]  late_last = decrypt ? late_inv_q : late_fwd_q;
-    wire [31:0] final_col = {late_en ? 8'd0 : sub_word[31:24], sub_word[23:0]} ^ key_word;
+    // byte; DEFER: the key byte is written at k = 0, the late byte added at k = 1
+    // (late_patch)
+    wire [7:0]  late_last = decrypt ? late_inv_t : late_fwd_t;
+    wire [31:0] final_col = {late_en ? (DEFER ? 8'd0 : late_last) : sub_word[31:24], sub_word[23:0]} ^ key_word;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -577,10 +590,10 @@ module aes_iter32 #(
             row0 <= 24'd0; row1 <= 48'd0; row2 <= 40'd0; row3 <= 32'd0;
         end else if (state_en) begin
             // position 6 -> 5 carries the late byte's term (zero except at k = 1)
-            row0 <= {col_out[7:0],   row0[23:16] ^ late_term[7:0],   row0[15:8]};
-            row1 <= {col_out[15:8],  row1[47:40] ^ late_term[15:8],  row1[39:8]};
-            row2 <= {col_out[23:16], row2[39:32] ^ late_term[23:16], row2[31:8]};
-            row3 <= {col_out[31:24], row3[31:24] ^ late_term[31:24], row3[23:8]};
+            row0 <= {col_out[7:0],   row0[23:16] ^ late_next[7:0],   row0[15:8]};
+            row1 <= {col_out[15:8],  row1[47:40] ^ late_next[15:8],  row1[39:8]};
+            row2 <= {col_out[23:16], row2[39:32] ^ late_next[23:16], row2[31:8]};
+            row3 <= {col_out[31:24], row3[31:24] ^ late_next[31:24], row3[23:8]};
         end
     end
 
@@ -588,10 +601,12 @@ module aes_iter32 #(
     // one 32-bit word per column, written in the last round (word k to encrypt, 3-k to
     // decrypt); a word is also cleared when the result is taken, unless it is being written
     // The late byte of the last round's column 0 (word 0 to encrypt, 3 to decrypt) is
-    // added at k = 1, after the word was written with its key byte at k = 0; no stall
-    // and no result take falls between (the output register is free from k = 0 of the
-    // last round on), and an err block (err, zeroize) gets no patch, so its words stay zero.
-    wire late_patch = out_we && late_d && !out_err_new;
+    // added at k = 1, after the word was written with its key byte at k = 0. A stall can
+    // only repeat k = 0 (at_last_round), and the output register is free from then on
+    // (m_axis_tvalid low at k = 1), so the patch is decoded from registers alone, without
+    // the handshake: an err block gets none (its words stay zero), and a zeroize at k = 1
+    // clears the output register (out_clear, first in the chain below) and sets err.
+    wire late_patch = DEFER && block_busy && final_round && late_d && !err;
     genvar c;
     generate
         for (c = 0; c < 4; c = c + 1) begin : g_out_word
@@ -640,6 +655,9 @@ module aes_iter32 #(
     always @(posedge clk) if (!rst) assert (last_col == (col_step == 2'd3));
     always @(posedge clk) if (!rst) assert (tap2_hi == (last_col || first_col));
     always @(posedge clk) if (!rst) assert (tap1_hi == (col_step != 2'd2));
+    // the late byte's output patch needs no handshake term: it never meets a stall or a
+    // result waiting in the output register
+    always @(posedge clk) if (!rst && late_patch) assert (advance && !m_axis_tvalid && col_step == 2'd1);
 `endif
 endmodule
 `default_nettype wire
