@@ -606,17 +606,27 @@ module aes_iter32 #(
     // (m_axis_tvalid low at k = 1), so the patch is decoded from registers alone, without
     // the handshake: an err block gets none (its words stay zero), and a zeroize at k = 1
     // clears the output register (out_clear, first in the chain below) and sets err.
-    wire late_patch = DEFER && block_busy && final_round && late_d && !err;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire late_patch = DEFER && block_busy && final_round && late_d && !err;   // unused without DEFER
+    /* verilator lint_on UNUSEDSIGNAL */
     genvar c;
     generate
         for (c = 0; c < 4; c = c + 1) begin : g_out_word
             wire write = out_we && (column == c);
-            wire patch = late_patch && (decrypt ? (c == 3) : (c == 0));
-            always @(posedge clk) begin
-                if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
-                else if (write)    out_data[32*c +: 32] <= final_col;
-                else if (patch)    out_data[32*c + 24 +: 8] <= out_data[32*c + 24 +: 8] ^ late_last;
-                else if (out_take) out_data[32*c +: 32] <= 32'd0;
+            if (DEFER) begin : g_patch
+                wire patch = late_patch && (decrypt ? (c == 3) : (c == 0));
+                always @(posedge clk) begin
+                    if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
+                    else if (write)    out_data[32*c +: 32] <= final_col;
+                    else if (patch)    out_data[32*c + 24 +: 8] <= out_data[32*c + 24 +: 8] ^ late_last;
+                    else if (out_take) out_data[32*c +: 32] <= 32'd0;
+                end
+            end else begin : g_plain
+                always @(posedge clk) begin
+                    if (rst || out_clear || (write && out_err_new)) out_data[32*c +: 32] <= 32'd0;
+                    else if (write)    out_data[32*c +: 32] <= final_col;
+                    else if (out_take) out_data[32*c +: 32] <= 32'd0;
+                end
             end
         end
     endgenerate
