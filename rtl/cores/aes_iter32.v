@@ -9,17 +9,17 @@
 // in the clock before it is used (row 3 of a round's first column) has a forward and an
 // inverse S-box of its own, and its (Inv)MixColumns term is XORed in last. The key schedule
 // runs on the fly, one word per cycle, forward for encryption and backward for
-// decryption, with its own 4 forward S-boxes (the T term of aes_ks_t); Rcon is
-// multiplied by {02} forward and divided by {02} backward. Per key slot a 32-bit LUT RAM
-// keeps the first and the last Nk schedule words (written once, at key load), so no
-// block ever waits for a key expansion. See docs/iter32.md for the full description.
+// decryption, with its own 4 forward S-boxes (the T term of aes_ks_t), which read their
+// input one clock ahead into a register; Rcon is multiplied by {02} forward and divided
+// by {02} backward. Per key slot a 32-bit LUT RAM keeps the first Nk + 1 and the last Nk
+// schedule words (written once, at key load), so no block ever waits for a key
+// expansion. See docs/iter32.md for the full description.
 //
 // Parameters
 //   SBOX_IMPL : 0 = 256-entry table S-boxes, 1 = composite-field S-boxes (aes_sbox),
 //               2 = block-RAM S-boxes (aes_sbox_bram, OUT_REG = 0: the RAM's own
 //               synchronous read is the register in front of each S-box; no LUT S-box
-//               at all). Same timing; the key store then holds 32 words per slot (word
-//               w[Nk] too), so the scrub after rst/zeroize takes 32*2**SLOT_W+1 cycles.
+//               at all). Same timing.
 //   SLOT_W    : key-slot index width (>= 1); 2**SLOT_W key slots
 //   TAG_W     : width of the tag carried with every block (>= 1)
 // Ports (common core interface, docs/cores.md)
@@ -49,8 +49,8 @@
 //     4*(Nr+1) cycles after the transfer edge (key_ready and s_axis_tready low);
 //     an illegal length only invalidates the slot (key_ready stays high). A pending
 //     key load has priority over a pending block. After rst or zeroize the key store
-//     (LUT RAM) is overwritten with zeros in 16*2**SLOT_W+1 cycles (key_ready low;
-//     32*2**SLOT_W+1 with SBOX_IMPL = 2).
+//     (LUT RAM, 32 words per slot) is overwritten with zeros in 32*2**SLOT_W+1 cycles
+//     (key_ready low).
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -85,8 +85,10 @@ module aes_iter32 #(
     endgenerate
 
     localparam NSLOT = 1 << SLOT_W;
-    localparam BRAM  = (SBOX_IMPL == 2);    // block-RAM S-boxes, w[Nk] kept in the key store
-    localparam WW    = BRAM ? 4 : 3;        // key-store word-index width
+    localparam BRAM  = (SBOX_IMPL == 2);    // block-RAM S-boxes
+    // T of the key schedule reads its input one clock ahead (block RAMs, or LUT S-boxes
+    // with an output register), so w[Nk] is kept in the key store too: 32 words per slot
+    localparam WW    = 4;                   // key-store word-index width
     // LUT S-boxes (SBOX_IMPL 0/1): the late byte's term one clock later and the tap selects
     // as registers (datapath below). Not with block-RAM S-boxes, where the late byte's RAM
     // output is already a register and the change measured slower on the iCE40 UP5K
@@ -116,6 +118,9 @@ module aes_iter32 #(
     reg              block_busy;     // a block is being processed
     reg              expanding;      // a key is being expanded
     reg  [5:0]       word_index;     // j: round = j[5:2], column step = j[1:0]
+    reg  [WW-1:0]    next_index_q;   // j+1 (low WW bits; a copy used with LUT S-boxes only)
+    reg              exp_low_q;      // store_low (a copy, LUT S-boxes only)
+    reg  [WW-1:0]    exp_idx_q;      // expansion's key-store index: store_low ? j : words_left (same)
     reg  [5:0]       words_left;     // 4*Nr+3 - j
     reg              last_col;       // j[1:0] == 3 (a copy of the decode)
     reg              tap2_hi;        // j[1:0] is 3 or 0: row 2's tap is position 4 (decode as a register)
@@ -131,7 +136,7 @@ module aes_iter32 #(
     reg              next_stored;    // j < Nk-1: u[j+1] is a stored/key word (same)
     reg              store_first;    // j <= Nk-1: expansion: u[j] is w[0..Nk-1] (same)
     reg              store_last;     // 4*Nr+3-j <= Nk-1: expansion: a final word (same)
-    reg              store_extra;    // j == Nk: expansion: w[Nk] (kept with SBOX_IMPL 2 only)
+    reg              store_extra;    // j == Nk: expansion: w[Nk] (kept in the key store too)
     reg  [1:0]       key_size;       // key size of the current block/expansion (0,1,2)
     reg              decrypt;        // current block decrypts (0 during expansion)
     reg  [SLOT_W-1:0] slot;          // slot of the current block/expansion
@@ -143,8 +148,14 @@ module aes_iter32 #(
     reg  [NSLOT-1:0] slot_valid;     // per-slot key valid
     reg  [2*NSLOT-1:0] slot_size;    // per-slot key size
     reg              scrubbing;      // the key store is being overwritten with zeros
-    reg  [AW:0]      scrub_step;     // addresses 0 .. 2**AW-1 (16 or 32 per slot), then 0 again
-    reg  [31:0]      key_store [0:(1 << AW) - 1];   // LUT RAM
+    reg  [AW:0]      scrub_step;     // addresses 0 .. 2**AW-1 (32 per slot), then 0 again
+    // LUT RAM (block RAM on iCE40). ECP5 (AESIP_BRAM_ECP5, defined by aesip synth):
+    // distributed RAM asked for, since Yosys maps 64 x 32 bits to a DP16KD there, whose
+    // unregistered read is slow
+`ifdef AESIP_BRAM_ECP5
+    (* ram_style = "distributed" *)
+`endif
+    reg  [31:0]      key_store [0:(1 << AW) - 1];
     reg  [31:0]      store_word;     // key-store read register (synchronous read)
     // key schedule
     reg  [223:0]     load_words;     // key words j+1..7 during expansion (shifts down one word per clock)
@@ -203,21 +214,23 @@ module aes_iter32 #(
     // ------------------------------------------------------------------ key schedule
     // no round-key words are left after a block or an expansion
     wire        clear_schedule = rst || zeroize || scrubbing || (block_done && !key_go) || expand_done;
+    // the window's clear (224 flip-flops) with LUT S-boxes: from registers, rst and zeroize
+    // only. It also clears at a key transfer in a block's last clock (the expansion never
+    // reads the window before its own words are in it), and expanding and block_busy
+    // never coincide, so that the last clock of an expansion never stalls.
+    wire        window_clear = !BRAM ? (rst || zeroize || scrubbing || (at_last_word && (block_busy || expanding)))
+                                     : clear_schedule;
     wire [2:0]  nk_minus1   = (key_size == 2'd0) ? 3'd3 : (key_size == 2'd1) ? 3'd5 : 3'd7;
     wire [31:0] key_word    = use_stored ? store_word : computed_word;        // W[8] = u[j]
-    // the two window taps W[9-Nk] (window_old) and W[10-Nk] (window_back) are registers,
-    // loaded with the taps of the next window for the next key size
     wire [1:0]   key_size_next = rst ? 2'd0 : start_q ? (key_go ? load_size : in_key_size) : key_size;
-    wire [191:0] window_next   = clear_schedule ? 192'd0 :                // W1..W6 of the next window
-                                 (!key_go && compute) ? window[223:32] : window[191:0];
-    // SBOX_IMPL 2 (where this would be the critical path): the taps are loaded from the
-    // window as it is after a step (shifted when the block or expansion steps), with the
-    // key size of the current block, so that no handshake path reaches them. The taps are
-    // not used in the first Nk-1 >= 3 clocks after a transfer, so the old key size and
-    // window at a transfer edge do not matter; they read zero one clock after the window
-    // is cleared, and at once on rst or zeroize.
-    wire [1:0]   tap_size   = BRAM ? key_size : key_size_next;
-    wire [191:0] tap_window = !BRAM ? window_next : (rst || zeroize) ? 192'd0 :
+    // The two window taps W[9-Nk] (window_old) and W[10-Nk] (window_back) are registers,
+    // loaded from the window as it is after a step (shifted when the block or expansion
+    // steps), with the key size of the current block, so that no handshake path reaches
+    // them. The taps are not used in the first Nk-1 >= 3 clocks after a transfer, so the
+    // old key size and window at a transfer edge do not matter; they read zero one clock
+    // after the window is cleared, and at once on rst or zeroize.
+    wire [1:0]   tap_size   = key_size;
+    wire [191:0] tap_window = (rst || zeroize) ? 192'd0 :
                               step ? window[223:32] : window[191:0];
     wire [31:0] t_in   = decrypt ? window_back : key_word;
     wire [1:0]  t_mode = (word_pos == 3'd0) ? 2'd1 : ((key_size == 2'd2) && (word_pos == 3'd4)) ? 2'd2 : 2'd0;
@@ -247,8 +260,26 @@ module aes_iter32 #(
             aes_sbox_bram #(.DIR(0), .OUT_REG(0)) u_tsub_hi (
                 .clk(clk), .a_in(t_addr[23:16]), .a_inv(1'b0), .a_clr(1'b0), .a_en(1'b1), .a_out(t_sub[23:16]),
                 .b_in(t_addr[31:24]), .b_inv(1'b0), .b_clr(1'b0), .b_en(1'b1), .b_out(t_sub[31:24]));
-        end else begin : g_tsub_lut
-            aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_in), .inv(1'b0), .out(t_sub));
+        end else begin : g_tsub_ahead
+            // LUT S-boxes: the same one-clock-ahead read as the block RAMs above, into a
+            // register of T's outputs. A word that T turns into the next one is never
+            // itself a T word (T positions are Nk or 4 words apart), so the next T input
+            // is always W[9-Nk] ^ u[j] (or a key word while expanding): T's outputs feed
+            // no path back to its own input. Nor is u[j] then a stored word: a T input
+            // u[j+1] of a block (j+2 = 2Nk, 3Nk, ..., or 12 with Nk = 8) has j >= Nk+2,
+            // and the expansion stores no word it reads. So computed_word stands for u[j]
+            // (key_word without its select).
+            wire [31:0] t_next_dec = (key_size == 2'd0) ? window[223:192] :
+                                     (key_size == 2'd1) ? window[159:128] : window[95:64];
+            wire [31:0] t_addr = decrypt ? t_next_dec : next_stored ? load_word : (window_old ^ computed_word);
+            wire [31:0] t_sub_d;
+            reg  [31:0] t_sub_q;
+            aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_addr), .inv(1'b0), .out(t_sub_d));
+            always @(posedge clk) begin
+                if (rst || zeroize) t_sub_q <= 32'd0;
+                else                t_sub_q <= t_sub_d;
+            end
+            assign t_sub = t_sub_q;
         end
     endgenerate
     // next word: W[9-Nk] ^ T; the terms that do not depend on the S-boxes are formed
@@ -260,7 +291,9 @@ module aes_iter32 #(
     // key load: key word 0; stored/key words; T = identity
     wire [31:0] cw_other = key_go ? key_data[31:0] : next_stored ? load_word : (window_old ^ t_in);
     wire [31:0] computed_next = sel_sbox ? sched_sbox : cw_other;
-    wire [WW-1:0] next_index  = word_index[WW-1:0] + 1'b1;
+    // the key store's read index j+1 in a block: a register of its own (next_index_q) with
+    // LUT S-boxes, where the adder in front of the read address was the critical path
+    wire [WW-1:0] next_index  = !BRAM ? next_index_q : word_index[WW-1:0] + 1'b1;
     wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
     // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
     wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
@@ -276,7 +309,8 @@ module aes_iter32 #(
     // index in the second half (< Nk <= 8): words_left[2:0], zero-extended to WW bits
     wire [WW-1:0] words_left_w = (words_left[WW-1:0] << (WW - 3)) >> (WW - 3);
     wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
-                                expanding ? {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w} :
+                                expanding ? (!BRAM ? {slot, !exp_low_q, exp_idx_q} :
+                                             {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w}) :
                                 start_q ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
     // the scrub's last step (scrub_step[AW]) only reads
     wire          store_we    = (scrubbing && !scrub_step[AW]) || (expanding && (store_low || store_last));
@@ -463,6 +497,16 @@ module aes_iter32 #(
         if (rst || start_q)   word_index <= 6'd0;
         else if (step)        word_index <= word_index_inc;
 
+        if (rst || start_q)   next_index_q <= {{(WW-1){1'b0}}, 1'b1};
+        else if (step)        next_index_q <= next_index_q + 1'b1;
+
+        // the expansion's key-store index as registers (LUT S-boxes): the next store_low
+        // is store_first (next_stored implies store_first)
+        if (rst || start_q)   exp_low_q <= 1'b1;
+        else if (step)        exp_low_q <= store_first;
+        if (rst || start_q)   exp_idx_q <= {WW{1'b0}};
+        else if (step)        exp_idx_q <= store_first ? next_index_q : {1'b0, words_left_dec[2:0]};
+
         if (rst || start_q)   last_col <= 1'b0;
         else if (step)        last_col <= (word_index[1:0] == 2'd2);
 
@@ -492,7 +536,7 @@ module aes_iter32 #(
             store_first <= next_stored;
         end
 
-        if (rst || start_q || !BRAM) store_extra <= 1'b0;
+        if (rst || start_q)   store_extra <= 1'b0;
         else if (step)        store_extra <= store_first && !next_stored;   // next j = Nk
 
         if (rst)              store_last <= 1'b1;                        // words_left = 0
@@ -558,7 +602,7 @@ module aes_iter32 #(
         else if (expanding && compute) load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
 
         // no round-key words are left after a block or an expansion
-        if (clear_schedule)   window <= 224'd0;
+        if (window_clear)     window <= 224'd0;
         else if (!key_go && compute) window <= {key_word, window[223:32]};
         window_old  <= (tap_size == 2'd0) ? tap_window[159:128] :
                        (tap_size == 2'd1) ? tap_window[95:64] : tap_window[31:0];
@@ -570,9 +614,9 @@ module aes_iter32 #(
 
         if (rst || zeroize)   use_stored <= 1'b0;
         else if (start_q)     use_stored <= !key_go && in_key_ok;   // u[0] is read at the transfer edge
-        // SBOX_IMPL 2, encrypt: u[Nk] = w[Nk] is a stored word too (j <= Nk-1)
+        // encrypt: u[Nk] = w[Nk] is a stored word too (j <= Nk-1)
         else if (step)        use_stored <= block_busy && !err &&
-                                            ((BRAM && !decrypt) ? store_first : next_stored);
+                                            (!decrypt ? store_first : next_stored);
     end
 
     // ------------------------------------------------------------------ state
@@ -665,6 +709,9 @@ module aes_iter32 #(
     always @(posedge clk) if (!rst) assert (last_col == (col_step == 2'd3));
     always @(posedge clk) if (!rst) assert (tap2_hi == (last_col || first_col));
     always @(posedge clk) if (!rst) assert (tap1_hi == (col_step != 2'd2));
+    always @(posedge clk) if (!rst) assert (next_index_q == word_index[WW-1:0] + 1'b1);
+    always @(posedge clk) if (!rst) assert (exp_low_q == store_low);
+    always @(posedge clk) if (!rst) assert (exp_idx_q == (store_low ? word_index[WW-1:0] : words_left_w));
     // the late byte's output patch needs no handshake term: it never meets a stall or a
     // result waiting in the output register
     always @(posedge clk) if (!rst && late_patch) assert (advance && !m_axis_tvalid && col_step == 2'd1);

@@ -157,10 +157,12 @@ class Bench:
         self.slot_w = len(dut.key_slot)
         self.tag_w = len(dut.m_axis_tuser) - 1
         self.nslots = 2 ** self.slot_w
-        # key-store words: 16 per slot, 32 with SBOX_IMPL 2 (which also keeps w[Nk]); the
-        # scrub writes every word and re-reads word 0
+        # SBOX_IMPL of the build (the pytest entry passes the parameter)
+        self.sbox_bram = os.environ["AESIP_I32_SBOX_IMPL"] == "2"
+        # key-store words: 32 per slot (w[Nk] kept too); the scrub writes every word and
+        # re-reads word 0
         self.store_words = len(dut.key_store)
-        self.sbox_bram = self.store_words == 32 * self.nslots
+        assert self.store_words == 32 * self.nslots, self.store_words
         self.model = Model(self.nslots, self.store_words + 1)
         self.edge_no = 0
         self.cur_block: Block | None = None
@@ -450,6 +452,10 @@ async def test_zeroize_clears_key_material(dut):
         for i in range(nwords):
             v = getattr(dut, INTERNAL_KEY_STORE)[i].value
             assert v.is_resolvable and int(v) == 0, f"{INTERNAL_KEY_STORE}[{i}] not cleared"
+        if not tb.sbox_bram:
+            # T's output register (t_sub) reads from the cleared schedule: S(0) in every byte
+            v = dut.g_tsub_ahead.t_sub_q.value
+            assert v.is_resolvable and int(v) in (0, 0x63636363), f"t_sub: {v}"
 
 
 # ------------------------------------------------------------------------ pytest entry
@@ -479,4 +485,5 @@ CASES = [
 @pytest.mark.parametrize("simulator,parameters,generic,own,env",
                          [pytest.param(*c, id=sim.case_id(c[0], c[1])) for c in CASES])
 def test_aes_iter32(simulator, parameters, generic, own, env):
+    env = {**env, "AESIP_I32_SBOX_IMPL": str(parameters.get("SBOX_IMPL", 0))}
     run_core("iter32", __name__, simulator, parameters, generic, own, env)
