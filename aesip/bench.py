@@ -68,6 +68,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from collections import Counter
 
 from aesip import ccmp_bench, chan_bench, engine_bench, ref, rekey_bench, rtl, session, throughput
@@ -404,8 +405,11 @@ def bench_main(args) -> int:
         simulation failed or something differed from the reference (reported on stderr)."""
         nonlocal failed, sim_failed
         print(f"aesip bench: {label} ({what}) on {args.sim} ...", file=sys.stderr)
+        t0 = time.monotonic()
         try:
             recs, bad = fn()
+            print(f"aesip bench: {label}: {time.monotonic() - t0:.0f} s (build and simulation)",
+                  file=sys.stderr)
         except SimError as err:
             sim_failed = True
             print(f"aesip bench: error: {label}: {err}", file=sys.stderr)
