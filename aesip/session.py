@@ -197,7 +197,7 @@ def simulate(target: SimTarget, simulator: str, commands: list[dict], *, seed: i
     base = build_base()
     # the CLI's test benches use the top module's ports only, except the SoC's, which
     # reads the engine's state through its hierarchy (aesip/tb/top_cli_tb.py)
-    internals = target.tb_module == TOP_TB_MODULE
+    internals = rtl.SOC_PUBLIC if target.tb_module == TOP_TB_MODULE else False
     bdir = sim.build_dir_for(top, simulator, params, base, internals)
     binary = bdir / ("sim.vvp" if simulator == "icarus" else top)
     with tempfile.TemporaryDirectory(prefix="aesip-") as tmp, \

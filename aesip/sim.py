@@ -81,12 +81,13 @@ def require(sim: str) -> None:
 
 
 def build_dir_for(toplevel: str, sim: str, parameters: dict, base: Path | None = None,
-                  internals: bool = True) -> Path:
+                  internals: bool | tuple[str, ...] = True) -> Path:
     """Build directory of one model. A Verilator model built with `internals=False` (only
-    the top module's signals visible to cocotb, run()) gets a directory of its own."""
+    the top module's signals visible to cocotb, run()) or with a tuple of modules gets a
+    directory of its own."""
     key = json.dumps(parameters, sort_keys=True)
-    if not internals and sim == "verilator":
-        key += "|top-only"
+    if internals is not True and sim == "verilator":
+        key += "|top-only" if not internals else "|public:" + ",".join(internals)
     h = hashlib.sha1(key.encode()).hexdigest()[:10]
     base = base or build_base()
     return base / f"{toplevel}-{sim}-{h}"
@@ -106,7 +107,7 @@ def run(
     python_paths: list[Path] | None = None,
     waves: bool = False,
     quiet: bool = False,
-    internals: bool = True,
+    internals: bool | tuple[str, ...] = True,
 ) -> Path:
     """Build (incrementally) and run the cocotb tests in `test_module` against `toplevel`.
 
@@ -133,11 +134,13 @@ def run(
         # -Wno-fatal, but a failed parameter check ($error, rtl/common/aesip_check.vh) stops
         build_args = ["-Wno-fatal", "-Werror-USERERROR", "-O2", "--x-assign", "unique",
                       "--x-initial", "unique"]
-        if not internals:
+        if internals is not True:
             # the later option wins over the runner's --public-flat-rw; a configuration
-            # file makes the top module's own signals public again (cocotb's root handle)
+            # file makes the top module's own signals public again (cocotb's root handle),
+            # and those of the modules named in a tuple
             vlt = bdir / "top_public.vlt"
-            text = f'`verilator_config\npublic_flat_rw -module "{toplevel}" -var "*"\n'
+            text = "`verilator_config\n" + "".join(
+                f'public_flat_rw -module "{m}" -var "*"\n' for m in (toplevel,) + tuple(internals or ()))
             if not vlt.exists() or vlt.read_text() != text:
                 vlt.write_text(text)
             build_args += ["--no-public-flat-rw", "--public-params", str(vlt)]

@@ -37,8 +37,11 @@ BLOCK = 8
 
 
 def core_of(dut) -> str:
-    """CORE of the build ("pipe" or "iter"), from the generate block it built."""
-    return "pipe" if hasattr(dut, "g_pipe") else "iter"
+    """CORE of the build ("pipe" or "iter"), from the generate block it built (exactly one
+    of them: the core modules are public in the model, run_and_check's internals)."""
+    built = [c for c in ("pipe", "iter") if hasattr(dut, f"g_{c}")]
+    assert len(built) == 1, f"generate blocks of the core: {built}"
+    return built[0]
 
 
 def _step(var: str, default: str = "all") -> int:
@@ -338,4 +341,6 @@ def test_tdea_mode_engine(simulator, parameters, tests, env):
         extra_env=env,
         seed=run_seed(),
         quiet=True,
+        # the core the build chose (core_of) is all the test reads below the top
+        internals=("tdea_pipe", "tdea_iter"),
     )

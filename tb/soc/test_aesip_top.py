@@ -1267,4 +1267,5 @@ def test_aesip_top(parameters, tests, env):
         extra_env=env,
         seed=run_seed(),
         quiet=True,
+        internals=rtl.SOC_PUBLIC,   # engine(), build_core(), the self-test monitor
     )
