@@ -139,8 +139,10 @@ def run(
             # file makes the top module's own signals public again (cocotb's root handle),
             # and those of the modules named in a tuple
             vlt = bdir / "top_public.vlt"
+            # ("module" or "module:variable": that module's variables of that name only)
             text = "`verilator_config\n" + "".join(
-                f'public_flat_rw -module "{m}" -var "*"\n' for m in (toplevel,) + tuple(internals or ()))
+                'public_flat_rw -module "{}" -var "{}"\n'.format(*(m.split(":", 1) + ["*"])[:2])
+                for m in (toplevel,) + tuple(internals or ()))
             if not vlt.exists() or vlt.read_text() != text:
                 vlt.write_text(text)
             build_args += ["--no-public-flat-rw", "--public-params", str(vlt)]

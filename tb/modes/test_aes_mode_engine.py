@@ -823,12 +823,15 @@ def case(group: str, simulator: str, parameters: dict, tests: list[str], env: di
     return pytest.param(simulator, parameters, tests, env, id=f"{group}-{sim.case_id(simulator, parameters)}")
 
 
-# The modules whose signals the tests read below the top (lanes, buffers, the cores'
-# registers in the zeroize and register checks); the S-boxes, MixColumns, key expanders
-# and key slots stay private to Verilator, which makes the model smaller and quicker to
-# build. A handle that is not public fails loudly (AttributeError), never silently.
-MODE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane", "axis_commit_fifo", "aes_core",
-               "aes_iter128", "aes_iter32", "aes_pipe", "aes_pipe_stage", "pipe_obuf")
+# The modules whose signals the tests read below the top (lanes, buffers) and, of the
+# cores, the registers of the zeroize and register checks ("module:variable"); the rest of
+# the cores, the S-boxes, MixColumns, key expanders and key slots stay private to
+# Verilator, which makes the model smaller and quicker to build. A handle that is not public fails loudly (AttributeError), never silently.
+MODE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane", "axis_commit_fifo", "aes_core", "pipe_obuf",
+               *(f"aes_iter128:{v}" for v in ("st", "out_data")),
+               *(f"aes_iter32:{v}" for v in ("in_block", "row0", "row1", "row2", "row3", "window",
+                                             "computed_word", "out_data")),
+               "aes_pipe_stage:rk_q", "aes_pipe_stage:ark_data")
 
 
 def run_mode_engine(top: str, module: str, simulator: str, parameters: dict, tests: list[str],
