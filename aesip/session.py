@@ -196,7 +196,8 @@ def simulate(target: SimTarget, simulator: str, commands: list[dict], *, seed: i
     top, params = target.top, target.params
     base = build_base()
     # the CLI's test benches use the top module's ports only, except the SoC's, which
-    # reads the engine's state through its hierarchy (aesip/tb/top_cli_tb.py)
+    # reads the engine's state through its hierarchy (aesip/tb/top_cli_tb.py): the
+    # modules of rtl.SOC_PUBLIC
     internals = rtl.SOC_PUBLIC if target.tb_module == TOP_TB_MODULE else False
     bdir = sim.build_dir_for(top, simulator, params, base, internals)
     binary = bdir / ("sim.vvp" if simulator == "icarus" else top)

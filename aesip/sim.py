@@ -116,7 +116,10 @@ def run(
     makes every signal of the design public: that keeps Verilator from optimizing them
     away, so the model's C++ is much larger, slower to compile and slower to run. Test
     benches that never look inside a submodule (a missing handle fails loudly with an
-    AttributeError) pass False; the CLI's test benches do too.
+    AttributeError) pass False; the CLI's test benches do too. A tuple names what else
+    is public: a module ("aes_mode_lane": all its signals) or one variable of a module
+    ("aes_pipe_stage:rk_q"); test benches that read a few registers below the top pass
+    the modules they read, and a handle outside them fails as loudly.
 
     Returns the results.xml path. Raises on build failure; test failures are reported
     through the results file (use `check_results`)."""
