@@ -160,11 +160,13 @@ def tdea_engine_sources(core: str = "iter") -> list[Path]:
 # and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine (LANES = 1)
 # or aes_mode_multi (LANES >= 2): both engines are in the file list, whatever LANES is.
 SOC_TOP = "aesip_top"
-# The modules of aesip_top whose signals the SoC test benches read below the top (the
-# engine's ports, the core the build chose, the self-test and test-block state:
-# tb/soc/test_aesip_top.py, aesip/tb/top_cli_tb.py): public in their Verilator models,
-# the rest of the design private (aesip/sim.py run(), internals).
-SOC_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_core", "aesip_selftest", "aesip_tblk")
+# Modules whose signals test benches read below their top, public in the Verilator models
+# (aesip/sim.py run(), internals; the rest of the design stays private): the engine's
+# ports and the core the build chose (aes_core's generate block) for every top built on a
+# mode engine, and in aesip_top also the self-test and test-block state
+# (tb/soc/test_aesip_top.py, aesip/tb/top_cli_tb.py).
+ENGINE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_core")
+SOC_PUBLIC = ENGINE_PUBLIC + ("aesip_selftest", "aesip_tblk")
 SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/aesip_tblk.v",
        "soc/aesip_top.sv"]
 

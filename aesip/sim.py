@@ -143,9 +143,11 @@ def run(
             # and those of the modules named in a tuple
             vlt = bdir / "top_public.vlt"
             # ("module" or "module:variable": that module's variables of that name only)
-            text = "`verilator_config\n" + "".join(
-                'public_flat_rw -module "{}" -var "{}"\n'.format(*(m.split(":", 1) + ["*"])[:2])
-                for m in (toplevel,) + tuple(internals or ()))
+            lines = ["`verilator_config"]
+            for entry in (toplevel,) + tuple(internals or ()):
+                module, _, var = entry.partition(":")
+                lines.append(f'public_flat_rw -module "{module}" -var "{var or "*"}"')
+            text = "\n".join(lines) + "\n"
             if not vlt.exists() or vlt.read_text() != text:
                 vlt.write_text(text)
             build_args += ["--no-public-flat-rw", "--public-params", str(vlt)]

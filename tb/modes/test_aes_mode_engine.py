@@ -826,7 +826,8 @@ def case(group: str, simulator: str, parameters: dict, tests: list[str], env: di
 # The modules whose signals the tests read below the top (lanes, buffers) and, of the
 # cores, the registers of the zeroize and register checks ("module:variable"); the rest of
 # the cores, the S-boxes, MixColumns, key expanders and key slots stay private to
-# Verilator, which makes the model smaller and quicker to build. A handle that is not public fails loudly (AttributeError), never silently.
+# Verilator, which makes the model smaller and quicker to build. A handle that is not
+# public fails loudly (AttributeError), never silently.
 MODE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane", "axis_commit_fifo", "aes_core", "pipe_obuf",
                *(f"aes_iter128:{v}" for v in ("st", "out_data")),
                *(f"aes_iter32:{v}" for v in ("in_block", "row0", "row1", "row2", "row3", "window",

@@ -369,7 +369,5 @@ def test_wimax_top(simulator, parameters, tests, env):
         extra_env=env,
         seed=run_seed(),
         quiet=True,
-        # the modules the test reads below the top (the front end's state, the engine's
-        # ports, the core the build chose); the rest stays private to Verilator
-        internals=("wimax_fe", "aes_mode_engine", "aes_mode_multi", "aes_core"),
+        internals=("wimax_fe",) + rtl.ENGINE_PUBLIC,   # the front end's state, the engine below it
     )

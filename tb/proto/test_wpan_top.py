@@ -464,7 +464,5 @@ def test_wpan_top(simulator, parameters, tests, env):
         extra_env=env,
         seed=run_seed(),
         quiet=True,
-        # the modules the test reads below the top (the front end's state, the engine's
-        # ports, the core the build chose); the rest stays private to Verilator
-        internals=("wpan_fe", "aes_mode_engine", "aes_mode_multi", "aes_core"),
+        internals=("wpan_fe",) + rtl.ENGINE_PUBLIC,   # the front end's state, the engine below it
     )
