@@ -269,9 +269,62 @@ module aes_iter32 #(
             // u[j+1] of a block (j+2 = 2Nk, 3Nk, ..., or 12 with Nk = 8) has j >= Nk+2,
             // and the expansion stores no word it reads. So computed_word stands for u[j]
             // (key_word without its select).
-            wire [31:0] t_next_dec = (key_size == 2'd0) ? window[223:192] :
-                                     (key_size == 2'd1) ? window[159:128] : window[95:64];
-            wire [31:0] t_addr = decrypt ? t_next_dec : next_stored ? load_word : (window_old ^ computed_word);
+            // The decryption's next T input (the word window_back will hold after a step,
+            // selected from the window by key size) is a register of its own, dtap_q,
+            // loaded with that word of the window's next value: the key-size select is
+            // then not in front of the S-boxes (it was the ECP5 critical path, 8.63 ns).
+            // dtap_q uses the key size of the clock before, which differs only in the
+            // clock after a transfer, and T is first used Nk-1 >= 3 clocks after one.
+            // It is cleared with the window.
+            // The other selects (direction, stored key word) are made there too, from the
+            // next values of decrypt, next_stored and load_word: aux_q holds the T input
+            // unless it is W[9-Nk] ^ u[j] (xen_q), so T's input is one LUT level
+            // (aux_q ^ (xen_q & (window_old ^ computed_word))) from registers.
+            // (After a shift the window is {key_word, window[223:32]}.)
+            wire         window_sh = !key_go && compute;
+            wire [31:0]  dtap_nx = window_clear ? 32'd0 :
+                                   window_sh ? ((key_size == 2'd0) ? key_word :
+                                                (key_size == 2'd1) ? window[191:160] : window[127:96]) :
+                                               ((key_size == 2'd0) ? window[223:192] :
+                                                (key_size == 2'd1) ? window[159:128] : window[95:64]);
+            wire         decrypt_nx = rst ? 1'b0 : start_q ? (!key_go && in_decrypt) : decrypt;
+            // next_stored's value after the next step (j+1 < Nk-1), a register, so that
+            // no adder and compare lie in front of aux_q (they were, at 9.28 ns)
+            reg          ns_ahead_q;
+            always @(posedge clk) begin
+                if (rst || start_q) ns_ahead_q <= 1'b1;      // j = 0: 1 < Nk-1
+                else if (step)      ns_ahead_q <= (word_index_inc < {3'd0, nk_minus1} - 6'd1);
+            end
+            wire         next_stored_nx = (rst || start_q) ? 1'b1 : step ? ns_ahead_q : next_stored;
+            wire [31:0]  load_word_nx = (rst || zeroize || expand_done) ? 32'd0 :
+                                        key_go ? (key_data[63:32] & load_mask[31:0]) :
+                                        (expanding && compute) ? load_words[63:32] : load_words[31:0];
+            reg  [31:0]  aux_q;
+            reg          xen_q;
+            always @(posedge clk) begin
+                aux_q <= decrypt_nx ? dtap_nx : next_stored_nx ? load_word_nx : 32'd0;
+                xen_q <= !decrypt_nx && !next_stored_nx;
+            end
+            wire [31:0] t_addr = aux_q ^ ({32{xen_q}} & (window_old ^ computed_word));
+`ifdef FORMAL
+            // aux_q / xen_q stand for the selects they replace; the decryption's tap is
+            // the window's word at the key size's tap whenever the key size did not
+            // change at the last edge
+            reg       f_tap_seen = 1'b0;
+            reg [1:0] f_tap_size;
+            always @(posedge clk) begin
+                f_tap_seen <= 1'b1;
+                f_tap_size <= key_size;
+            end
+            always @(posedge clk) if (!rst) assert(ns_ahead_q == (word_index_inc < {3'd0, nk_minus1}));
+            always @(*) if (f_tap_seen) begin
+                assert(xen_q == (!decrypt && !next_stored));
+                if (!decrypt) assert(aux_q == (next_stored ? load_word : 32'd0));
+                if (decrypt && f_tap_size == key_size)
+                    assert(aux_q == ((key_size == 2'd0) ? window[223:192] :
+                                     (key_size == 2'd1) ? window[159:128] : window[95:64]));
+            end
+`endif
             wire [31:0] t_sub_d;
             reg  [31:0] t_sub_q;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_tsub (.in(t_addr), .inv(1'b0), .out(t_sub_d));
@@ -295,6 +348,8 @@ module aes_iter32 #(
     // LUT S-boxes, where the adder in front of the read address was the critical path
     wire [WW-1:0] next_index  = !BRAM ? next_index_q : word_index[WW-1:0] + 1'b1;
     wire [31:0] load_word     = load_words[31:0];   // expansion: key word j+1 (1..7)
+    // a key of an illegal length (no expansion) leaves no key words behind
+    wire [223:0] load_mask    = {224{load_ok}};
     // Rcon of the first backward step: Rcon[10] / Rcon[8] / Rcon[7] for AES-128/192/256
     wire [7:0]  rcon_backward = (in_key_size == 2'd0) ? 8'h36 : (in_key_size == 2'd1) ? 8'h80 : 8'h40;
 
@@ -379,9 +434,12 @@ module aes_iter32 #(
             wire [31:0] sub_next;
             reg  [31:0] sub_word_r;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(2)) u_sub (.in(taps_next), .inv(decrypt), .out(sub_next));
+            // row 3 of a round's first column (k = 0) comes from the late byte, so
+            // sub_word's row 3 is loaded as zero for it (the shift at k = 3, last_col, a
+            // register): no column-step decode lies between sub_word and (Inv)MixColumns
             always @(posedge clk)
                 if (state_clear)   sub_word_r <= 32'd0;
-                else if (state_en) sub_word_r <= sub_next;
+                else if (state_en) sub_word_r <= {last_col ? 8'd0 : sub_next[31:24], sub_next[23:0]};
             assign sub_word = sub_word_r;
             // keep_hierarchy: as in aes_subword; flattened, Yosys would move the row3 register
             // to the table's output (memory_dff + memory_map) and put the table on the loop path
@@ -391,7 +449,9 @@ module aes_iter32 #(
             aes_sbox #(.IMPL(SBOX_IMPL), .DIR(1)) u_late_inv (.in(row3[31:24]), .inv(1'b1), .out(late_inv));
         end
     endgenerate
-    wire [31:0] substituted = {first_col ? 8'd0 : sub_word[31:24], sub_word[23:0]};
+    // row 3 of column 0 is zero here (DEFER: sub_word's row 3 is already loaded as zero
+    // for k = 0, see g_sbox_lut)
+    wire [31:0] substituted = {(!DEFER && first_col) ? 8'd0 : sub_word[31:24], sub_word[23:0]};
     wire [1:0]  column    = col_step ^ {decrypt, decrypt};    // column index in the block
     wire [31:0] in_column = in_block[31:0];                   // in_block shifts (below)
     wire [31:0] mixed;                                   // (Inv)MixColumns of the S-box outputs
@@ -400,7 +460,20 @@ module aes_iter32 #(
     // is InvMixColumns(substituted) ^ InvMixColumns(key_word), the key's term formed
     // beside the data's (the round-key select is not in front of the data's XOR trees)
     wire [31:0] key_mixed;
-    aes_mixcolumn #(.DIR(1)) u_mc_key (.in(key_word), .inv(1'b1), .out(key_mixed));
+    generate
+        if (DEFER) begin : g_key_mc2
+            // LUT S-boxes: InvMixColumns is applied to both sources of key_word (the
+            // key-store read and the computed word) and the result selected after it, so
+            // that the source select is not in front of its XOR trees (use_stored ->
+            // key_word -> InvMixColumns -> rows was the ECP5 critical path, 8.22 ns)
+            wire [31:0] key_mixed_st, key_mixed_cw;
+            aes_mixcolumn #(.DIR(1)) u_mc_key_st (.in(store_word), .inv(1'b1), .out(key_mixed_st));
+            aes_mixcolumn #(.DIR(1)) u_mc_key_cw (.in(computed_word), .inv(1'b1), .out(key_mixed_cw));
+            assign key_mixed = use_stored ? key_mixed_st : key_mixed_cw;
+        end else begin : g_key_mc1
+            aes_mixcolumn #(.DIR(1)) u_mc_key (.in(key_word), .inv(1'b1), .out(key_mixed));
+        end
+    endgenerate
     // The late byte's S-box outputs are registered (late_fwd_q / late_inv_q, loaded in every
     // shift, used after one at k = 0), and its (Inv)MixColumns term is added one clock
     // later, at k = 1, to the column it belongs to, as that column moves from position 6
@@ -465,7 +538,8 @@ module aes_iter32 #(
     // byte; DEFER: the key byte is written at k = 0, the late byte added at k = 1
     // (late_patch)
     wire [7:0]  late_last = decrypt ? late_inv_t : late_fwd_t;
-    wire [31:0] final_col = {late_en ? (DEFER ? 8'd0 : late_last) : sub_word[31:24], sub_word[23:0]} ^ key_word;
+    // (DEFER: at k = 0, where late_en can be set, sub_word's row 3 is already zero)
+    wire [31:0] final_col = {(!DEFER && late_en) ? late_last : sub_word[31:24], sub_word[23:0]} ^ key_word;
 
     wire        out_we      = block_busy && final_round && advance;
     wire        out_err_new = err || zeroize;
@@ -598,7 +672,7 @@ module aes_iter32 #(
     // ------------------------------------------------------------------ key material
     always @(posedge clk) begin
         if (rst || zeroize || expand_done) load_words <= 224'd0;
-        else if (key_go)      load_words <= key_data[255:32];
+        else if (key_go)      load_words <= key_data[255:32] & load_mask;
         else if (expanding && compute) load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
 
         // no round-key words are left after a block or an expansion
@@ -709,6 +783,10 @@ module aes_iter32 #(
     always @(posedge clk) if (!rst) assert (last_col == (col_step == 2'd3));
     always @(posedge clk) if (!rst) assert (tap2_hi == (last_col || first_col));
     always @(posedge clk) if (!rst) assert (tap1_hi == (col_step != 2'd2));
+    // no key words are left outside an expansion (an illegal key length included)
+    always @(posedge clk) if (!rst && !expanding) assert (load_words == 224'd0);
+    // DEFER: sub_word's row 3 is zero in a round's first column (loaded so, or cleared)
+    always @(posedge clk) if (!rst && DEFER && first_col) assert (sub_word[31:24] == 8'd0);
     always @(posedge clk) if (!rst) assert (next_index_q == word_index[WW-1:0] + 1'b1);
     always @(posedge clk) if (!rst) assert (exp_low_q == store_low);
     always @(posedge clk) if (!rst) assert (exp_idx_q == (store_low ? word_index[WW-1:0] : words_left_w));
