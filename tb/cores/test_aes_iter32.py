@@ -311,13 +311,15 @@ async def test_timing_exact(dut):
         assert gaps == {cpb}, f"AES-{kb * 8}: back-to-back spacing {gaps}"
         dut._log.info("RESULT iter32 key_bits=%d latency=%d output_valid_set_at=E+%d "
                       "cycles_per_block=%d key_load=%d", kb * 8, lats[0], lats[0] - 1, cpb, e_x - e_k)
-    # illegal key lengths: no expansion, key_ready high again in the next cycle
+    # illegal key lengths: no expansion, key_ready high again in the next cycle, and no
+    # key words left in the key buffer (key_data carries the random bytes, up to 32)
     for bad in (0, 8, 17, 31, 33, 63):
         tb.cur_key = (0, rng.randbytes(bad))
         await tb.step()
         assert tb.cur_key is None and tb.ready_trace[-1] == (1, 0)
         await tb.step()
         assert tb.ready_trace[-1][0] == 1
+        _peek_zero(dut, ["load_words"])
     tb.cur_block = Block(rng.randbytes(16), True, 0, 1)
     await tb.until_idle()
     assert tb.outs[-1].err == 1 and tb.outs[-1].data == bytes(16)
