@@ -269,17 +269,18 @@ module aes_iter32 #(
             // u[j+1] of a block (j+2 = 2Nk, 3Nk, ..., or 12 with Nk = 8) has j >= Nk+2,
             // and the expansion stores no word it reads. So computed_word stands for u[j]
             // (key_word without its select).
-            // The decryption's next T input (the word window_back will hold after a step,
-            // selected from the window by key size) is a register of its own, dtap_q,
-            // loaded with that word of the window's next value: the key-size select is
-            // then not in front of the S-boxes (it was the ECP5 critical path, 8.63 ns).
-            // dtap_q uses the key size of the clock before, which differs only in the
-            // clock after a transfer, and T is first used Nk-1 >= 3 clocks after one.
-            // It is cleared with the window.
-            // The other selects (direction, stored key word) are made there too, from the
-            // next values of decrypt, next_stored and load_word: aux_q holds the T input
-            // unless it is W[9-Nk] ^ u[j] (xen_q), so T's input is one LUT level
-            // (aux_q ^ (xen_q & (window_old ^ computed_word))) from registers.
+            // T's input is one LUT level from registers: aux_q ^ (xen_q & (window_old ^
+            // computed_word)). The selects in front of it (key size, direction, stored
+            // key word; the key-size select was the ECP5 critical path, 8.63 ns) are made
+            // a clock earlier into aux_q and xen_q, from the next values of the window,
+            // decrypt, next_stored and load_word:
+            //   decrypt: aux_q = the word window_back will hold after a step (dtap_nx, the
+            //            window's next value at the key size's tap; it uses the key size
+            //            of the clock before, which differs only in the clock after a
+            //            transfer, and T is first used Nk-1 >= 3 clocks after one);
+            //   encrypt: aux_q = load_word while next_stored, else zero, and xen_q set
+            //            for W[9-Nk] ^ u[j].
+            // aux_q reads zero one clock after the window and the key buffer are cleared.
             // (After a shift the window is {key_word, window[223:32]}.)
             wire         window_sh = !key_go && compute;
             wire [31:0]  dtap_nx = window_clear ? 32'd0 :

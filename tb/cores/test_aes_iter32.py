@@ -458,6 +458,9 @@ async def test_zeroize_clears_key_material(dut):
             # T's output register (t_sub) reads from the cleared schedule: S(0) in every byte
             v = dut.g_tsub_ahead.t_sub_q.value
             assert v.is_resolvable and int(v) in (0, 0x63636363), f"t_sub: {v}"
+            # T's registered input (a window word or a key word) reads zero
+            v = dut.g_tsub_ahead.aux_q.value
+            assert v.is_resolvable and int(v) == 0, f"aux_q: {v}"
 
 
 # ------------------------------------------------------------------------ pytest entry
