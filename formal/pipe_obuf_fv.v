@@ -16,6 +16,8 @@
 //
 // Parameters
 //   DW, DAW, TAG_W : as pipe_obuf (small widths keep the proof fast)
+//   BANK_AW, SLICE_W : as pipe_obuf; the defaults here (1, 1) split the RAM into two
+//                    banks of two one-bit slices, so the banking is part of the proof
 //   CNT_W          : width of the block counters (no wrap within the proof depth)
 // Ports: clk only; every other input is a free value of the solver.
 `default_nettype none
@@ -23,7 +25,9 @@ module pipe_obuf_fv #(
     parameter DW    = 2,
     parameter DAW   = 2,
     parameter TAG_W = 2,
-    parameter CNT_W = 5
+    parameter CNT_W = 5,
+    parameter BANK_AW = 1,
+    parameter SLICE_W = 1
 ) (
     input wire clk
 );
@@ -37,7 +41,7 @@ module pipe_obuf_fv #(
     wire [DW-1:0]    m_axis_tdata;
     wire [TAG_W:0]   m_axis_tuser;
 
-    pipe_obuf #(.DW(DW), .DAW(DAW), .TAG_W(TAG_W)) dut (
+    pipe_obuf #(.DW(DW), .DAW(DAW), .TAG_W(TAG_W), .BANK_AW(BANK_AW), .SLICE_W(SLICE_W)) dut (
         .clk(clk), .rst(rst), .kill(kill),
         .in_valid(in_valid), .in_err(in_err), .in_tag(in_tag), .in_data(in_data),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),

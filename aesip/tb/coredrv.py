@@ -312,3 +312,21 @@ class CycleBench:
                 self.kwait = kl
                 self.on_key_accepted(kl, c)
             self.sample_input(c, zero, kr)
+
+
+def obuf_ram_nonzero(obuf, bank_aw: int = 5, slice_w: int = 32) -> list[str]:
+    """Names of the data-RAM words of a pipe_obuf (rtl/common/pipe_obuf.v, parameters
+    BANK_AW / SLICE_W as given) that do not read zero. The RAM is built of banks
+    g_bank[b] of slices g_slice[s], each a `mem` array; the counts follow from the widths
+    of `rd_ptr` (DAW + 1) and `s_data` (DW). An empty list: the whole data RAM reads zero."""
+    daw, dw = len(obuf.rd_ptr) - 1, len(obuf.s_data)
+    nb, ns = 2 ** (daw - min(bank_aw, daw)), -(-dw // slice_w)
+    bad = []
+    for b in range(nb):
+        for s in range(ns):
+            mem = obuf.g_bank[b].g_slice[s].mem
+            for i in range(2 ** min(bank_aw, daw)):
+                if int(mem[i].value) != 0:
+                    bad.append(f"{obuf._path}.g_bank[{b}].g_slice[{s}].mem[{i}]")
+                    break
+    return bad

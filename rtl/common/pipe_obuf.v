@@ -48,10 +48,21 @@
 //     kill mark's range as zero), so no err flag masks the data on the way to the output
 //     stage.
 //
+//   * The RAM is built of banks of 2**BANK_AW entries and slices of SLICE_W data bits,
+//     each with its own registered copies of the write address, the bank select, the
+//     wipe flag and the read address, loaded from the next values of the pointers and
+//     the wipe counter. So no LUT stands between a flip-flop and a LUT-RAM address pin,
+//     and one LUT (the registered select with in_valid) before a write enable; a single
+//     address select for the whole RAM drove 512 write-address pins of aes_pipe's
+//     128-bit x 64-entry buffer on ECP5 and was most of its endpoints later than 5.75 ns.
+//
 // Parameters
-//   DW    : block width in bits (>= 1, default 128)
-//   DAW   : FIFO address width (>= 1): 2**DAW entries, plus the O, S and R registers
-//   TAG_W : tag width (>= 1)
+//   DW      : block width in bits (>= 1, default 128)
+//   DAW     : FIFO address width (>= 1): 2**DAW entries, plus the O, S and R registers
+//   TAG_W   : tag width (>= 1)
+//   BANK_AW : address width of one RAM bank (>= 1, default 5: a RAM32M on xc7, two
+//             DPR16X4 rows on ECP5); min(BANK_AW, DAW) is used, 2**(DAW - that) banks
+//   SLICE_W : data bits per RAM slice with its own address registers (>= 1, default 32)
 // Ports
 //   clk, rst      : clock; synchronous reset (empties the buffer, starts the wipe)
 //   kill          : one-cycle pulse (zeroize): every block in K, S, R and the FIFO, and a
@@ -78,7 +89,9 @@
 module pipe_obuf #(
     parameter DW    = 128,
     parameter DAW   = 4,
-    parameter TAG_W = 8
+    parameter TAG_W = 8,
+    parameter BANK_AW = 5,
+    parameter SLICE_W = 32
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -100,14 +113,13 @@ module pipe_obuf #(
         `AESIP_CHECK(DAW >= 1, pipe_obuf_DAW_below_1, "pipe_obuf: DAW must be >= 1")
         `AESIP_CHECK(DW >= 1, pipe_obuf_DW_below_1, "pipe_obuf: DW must be >= 1")
         `AESIP_CHECK(TAG_W >= 1, pipe_obuf_TAG_W_below_1, "pipe_obuf: TAG_W must be >= 1")
+        `AESIP_CHECK(BANK_AW >= 1, pipe_obuf_BANK_AW_below_1, "pipe_obuf: BANK_AW must be >= 1")
+        `AESIP_CHECK(SLICE_W >= 1, pipe_obuf_SLICE_W_below_1, "pipe_obuf: SLICE_W must be >= 1")
     endgenerate
 
-    localparam DEPTH = 1 << DAW;
-
-    // distributed RAM: an inferred block RAM has no output register in Yosys (its
-    // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md)
-    (* ram_style = "distributed" *) reg [DW-1:0]     data_mem [0:DEPTH-1];
-    (* ram_style = "distributed" *) reg [TAG_W:0]   tag_mem  [0:DEPTH-1];   // {err, tag}
+    localparam BAW = (BANK_AW < DAW) ? BANK_AW : DAW;   // address bits inside a bank
+    localparam NB  = 1 << (DAW - BAW);                  // banks
+    localparam NS  = (DW + SLICE_W - 1) / SLICE_W;      // data slices per bank
     reg [DAW:0]     wr_ptr, rd_ptr;        // one wrap bit: empty when equal
     reg [DAW:0]     rd_ptr_p2;             // register: rd_ptr + 2
     reg             fifo_empty;            // register: wr_ptr == rd_ptr
@@ -123,13 +135,14 @@ module pipe_obuf #(
     reg [DW-1:0]     s_data;
     reg             r_valid, r_err;        // head register R (from the RAM)
     reg [TAG_W-1:0] r_tag;
-    reg [DW-1:0]     r_data;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [DW-1:0]    r_data;               // R's data (the slices' registers, g_dsl; read by tests)
+    /* verilator lint_on UNUSEDSIGNAL */
     reg             out_valid, out_err;    // output register O
     reg             k_valid, k_err;        // skid register K of the output stage
     reg [TAG_W-1:0] k_tag;
-    reg [DW-1:0]     k_data;
     reg [TAG_W-1:0] out_tag;
-    reg [DW-1:0]     out_data;
+    wire [DW-1:0]    out_data;
 
     // ---- decisions. Every one is a function of registers and in_valid (a register of
     // the core); m_axis_tready steers O and K only (out_free and k_valid's next value).
@@ -156,14 +169,96 @@ module pipe_obuf #(
     reg              pop_q;
     wire pop        = pop_q;
 
-    wire [DAW-1:0]   wr_addr  = wr_ptr[DAW-1:0];
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
     wire [DAW:0]     wr_ptr_up = wr_ptr + 1'b1;
     localparam [DAW:0] TWO = 2;
     wire [DAW:0]     rd_ptr_up = rd_ptr + 1'b1;
     wire [DAW:0]     wr_ptr_dn = wr_ptr - 1'b1;
-    wire [DW-1:0]     head_data = data_mem[rd_addr];
-    wire [TAG_W:0]   head_te   = tag_mem[rd_addr];
+    // next values of the pointers and of the wipe counter (the registers load them), from
+    // which the RAM's address registers are loaded
+    wire [DAW:0]     wr_ptr_n    = rst ? {(DAW + 1){1'b0}} : push ? wr_ptr_up : wr_ptr;
+    wire [DAW:0]     rd_ptr_n    = rst ? {(DAW + 1){1'b0}} : pop ? rd_ptr_up : rd_ptr;
+    wire             wipe_busy_n = rst || kill || (wipe_busy && !(&wipe_addr));
+    wire [DAW-1:0]   wipe_addr_n = (rst || kill) ? {DAW{1'b0}} :
+                                   wipe_busy ? wipe_addr + 1'b1 : wipe_addr;
+    // the data RAM's write address of the next clock: the wipe's, else the write pointer
+    wire [DAW-1:0]   dwa_n       = wipe_busy_n ? wipe_addr_n : wr_ptr_n[DAW-1:0];
+    wire [DAW-1:0]   dbank_n     = dwa_n >> BAW;
+    wire [DAW-1:0]   tbank_n     = wr_ptr_n[DAW-1:0] >> BAW;
+    wire [DAW-1:0]   rd_bank     = rd_addr >> BAW;
+
+    // RAM write ports: every arriving block is written into the free entry at the write
+    // pointer, whether it is pushed or goes into O or S (then wr_ptr does not move and the
+    // entry stays free). The credits guarantee that entry is free whenever in_valid is high
+    // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
+    // full whenever the FIFO is not empty, so the FIFO never fills).
+    // The write enable is therefore the registered in_valid alone, not the push decision.
+    // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
+    // carries err, so its data is not needed: it reads as zero through its flag).
+    // Distributed RAM: an inferred block RAM has no output register in Yosys (its
+    // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md).
+    // Each bank and slice has its own address, select and wipe registers (kept apart by
+    // the synthesis attribute, so the placer puts each beside its RAM cells).
+`ifdef FORMAL
+    reg f_rst_seen = 1'b0;                 // a reset has been seen (formal properties)
+    always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
+    wire [DAW-1:0] f_dwa = wipe_busy ? wipe_addr : wr_ptr[DAW-1:0];
+`endif
+    wire [NB*DW-1:0]        rd_data_all;
+    wire [NB*(TAG_W+1)-1:0] rd_te_all;
+    genvar gb, gs;
+    generate
+        for (gb = 0; gb < NB; gb = gb + 1) begin : g_bank
+            localparam [DAW-1:0] BI = gb;
+            for (gs = 0; gs < NS; gs = gs + 1) begin : g_slice
+                localparam LO = gs * SLICE_W;
+                localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
+                (* ram_style = "distributed" *) reg [W-1:0] mem [0:(1 << BAW) - 1];
+                (* keep *) reg [BAW-1:0] wa_q, ra_q;
+                (* keep *) reg           sel_q, wipe_q;
+                always @(posedge clk) begin
+                    wa_q   <= dwa_n[BAW-1:0];
+                    sel_q  <= dbank_n == BI;
+                    wipe_q <= wipe_busy_n;
+                    ra_q   <= rd_ptr_n[BAW-1:0];
+                end
+                always @(posedge clk) begin
+                    if (sel_q && (wipe_q || in_valid)) mem[wa_q] <= wipe_q ? {W{1'b0}} : in_data[LO +: W];
+                end
+                assign rd_data_all[gb * DW + LO +: W] = mem[ra_q];
+`ifdef FORMAL
+                // the copies equal the selects they stand for
+                always @(*) if (f_rst_seen) begin
+                    assert(wa_q == f_dwa[BAW-1:0]);
+                    assert(sel_q == ((f_dwa >> BAW) == BI));
+                    assert(wipe_q == wipe_busy);
+                    assert(ra_q == rd_addr[BAW-1:0]);
+                end
+`endif
+            end
+            // {err, tag}: written at the write pointer whenever a block arrives
+            (* ram_style = "distributed" *) reg [TAG_W:0] tmem [0:(1 << BAW) - 1];
+            (* keep *) reg [BAW-1:0] wa_q, ra_q;
+            (* keep *) reg           sel_q;
+            always @(posedge clk) begin
+                wa_q  <= wr_ptr_n[BAW-1:0];
+                sel_q <= tbank_n == BI;
+                ra_q  <= rd_ptr_n[BAW-1:0];
+            end
+            always @(posedge clk) begin
+                if (sel_q && in_valid) tmem[wa_q] <= {in_err, in_tag};
+            end
+            assign rd_te_all[gb * (TAG_W + 1) +: TAG_W + 1] = tmem[ra_q];
+`ifdef FORMAL
+            always @(*) if (f_rst_seen) begin
+                assert(wa_q == wr_ptr[BAW-1:0]);
+                assert(sel_q == ((wr_ptr[DAW-1:0] >> BAW) == BI));
+                assert(ra_q == rd_addr[BAW-1:0]);
+            end
+`endif
+        end
+    endgenerate
+    wire [TAG_W:0]   head_te   = rd_te_all[(TAG_W + 1) * rd_bank +: TAG_W + 1];
     wire [TAG_W-1:0] head_tag  = head_te[TAG_W-1:0];
     // an entry is err if it was written err, or if it lies from the read pointer up to the
     // kill mark (in the FIFO at a kill, or pushed while the data RAM was wiped: its RAM data
@@ -181,22 +276,6 @@ module pipe_obuf #(
     wire fifo_empty_n = (push && !pop) ? 1'b0 : (pop && !push) ? fifo_one : fifo_empty;
     wire fifo_one_n   = (push && !pop) ? fifo_empty : (pop && !push) ? cnt_is2 : fifo_one;
 
-    // RAM write ports: every arriving block is written into the free entry at wr_addr,
-    // whether it is pushed or goes into O or S (then wr_ptr does not move and the entry
-    // stays free). The credits guarantee that entry is free whenever in_valid is high
-    // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
-    // full whenever the FIFO is not empty, so the FIFO never fills).
-    // The write enable is therefore the registered in_valid alone, not the push decision.
-    // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
-    // carries err, so its data is not needed: it reads as zero through its flag).
-    always @(posedge clk) begin
-        if (wipe_busy) data_mem[wipe_addr] <= {DW{1'b0}};
-        else if (in_valid) data_mem[wr_addr] <= in_data;
-    end
-    always @(posedge clk) begin
-        if (in_valid) tag_mem[wr_addr] <= {in_err, in_tag};
-    end
-
     always @(posedge clk) begin
         if (rst) begin
             wr_ptr    <= {(DAW + 1){1'b0}};
@@ -207,18 +286,13 @@ module pipe_obuf #(
             wipe_busy <= 1'b1;
             wipe_addr <= {DAW{1'b0}};
         end else begin
-            if (push) wr_ptr <= wr_ptr_up;
-            if (pop) rd_ptr <= rd_ptr_up;
+            wr_ptr    <= wr_ptr_n;
+            rd_ptr    <= rd_ptr_n;
             if (pop) rd_ptr_p2 <= rd_ptr_p2 + 1'b1;
             fifo_empty <= fifo_empty_n;
             fifo_one   <= fifo_one_n;
-            if (kill) begin
-                wipe_busy <= 1'b1;
-                wipe_addr <= {DAW{1'b0}};
-            end else if (wipe_busy) begin
-                wipe_addr <= wipe_addr + 1'b1;
-                if (&wipe_addr) wipe_busy <= 1'b0;
-            end
+            wipe_busy <= wipe_busy_n;
+            wipe_addr <= wipe_addr_n;
         end
     end
 
@@ -281,18 +355,13 @@ module pipe_obuf #(
             s_ce_q   <= s_load_n || adv_n;
         end
     end
-    // pop and R's data clear of the next clock (pop ? kerr_q : r_to_o), from the same
-    // next values and kerr_q's next value; after reset the FIFO is empty and R too
+    // pop of the next clock, from the same next values (R's data clear of the next
+    // clock, pop ? kerr_q : r_to_o, is loaded into each data slice's rclr_c, g_dsl);
+    // after reset the FIFO is empty and R too
     wire pop_n        = !fifo_empty_n && r_empty_nx_n;
-    reg  r_clr_q;                          // pop ? kerr_q : r_to_o of this clock
     always @(posedge clk) begin
-        if (rst) begin
-            pop_q   <= 1'b0;
-            r_clr_q <= 1'b0;
-        end else begin
-            pop_q   <= pop_n;
-            r_clr_q <= pop_n ? kerr_n : r_to_o_n;
-        end
+        if (rst) pop_q <= 1'b0;
+        else     pop_q <= pop_n;
     end
 
     // valid bits (reset)
@@ -337,15 +406,11 @@ module pipe_obuf #(
     end
 
     // R: loads the RAM read at the registered pointer, with nothing after the RAM but
-    // the register's enable and clear (pop_q and r_clr_q, registers, and kill); zero while empty
+    // the register's enable and clear (per-slice copies of pop_q and of the clear, registers, and kill); zero while empty
     // and after kill. An entry in the kill mark's range (kerr_q, a register) is loaded
     // as zero; any other err entry holds zero data in the RAM, so R holds zero whenever
     // r_err is set (no flag decode of the RAM read lies on R's clear, and the offered
     // block needs no err mask).
-    always @(posedge clk) begin
-        if (rst || kill || r_clr_q) r_data <= {DW{1'b0}};
-        else if (pop) r_data <= head_data;
-    end
     always @(posedge clk) begin
         if (kill) r_err <= 1'b1;
         else if (pop) r_err <= head_err;
@@ -360,16 +425,10 @@ module pipe_obuf #(
     // when nothing is.
     wire             h_err  = s_valid ? s_err : r_valid ? r_err : in_err;
     wire [TAG_W-1:0] h_tag  = s_valid ? s_tag : r_valid ? r_tag : in_tag;
-    wire [DW-1:0]     h_data = s_valid ? s_data :
-                              r_valid ? r_data : in_data;
 
     // K: loads the offered block whenever it is empty (enable: K's valid bit, a
     // register), so it holds the block it keeps when O is held, and while empty a copy
     // of the block handed to O at the same edge, or zero; kill clears it (err set).
-    always @(posedge clk) begin
-        if (rst || kill) k_data <= {DW{1'b0}};
-        else if (!k_valid) k_data <= h_data;
-    end
     always @(posedge clk) begin
         if (kill) k_err <= 1'b1;
         else if (!k_valid) k_err <= h_err;
@@ -385,13 +444,70 @@ module pipe_obuf #(
         if (rst) begin
             out_err  <= 1'b0;
             out_tag  <= {TAG_W{1'b0}};
-            out_data <= {DW{1'b0}};
         end else if (out_free) begin
             out_err  <= k_valid ? k_err  : (h_err && h_valid);
             out_tag  <= k_valid ? k_tag  : (h_tag & {TAG_W{h_valid}});
-            out_data <= k_valid ? k_data : h_data;
         end
     end
+
+    // The data of R, the offered block, K and O, per slice of SLICE_W bits. Each slice
+    // has its own copies of the registers that steer those DW-bit registers (R's enable
+    // pop_q and clear (pop ? kerr_q : r_to_o), the RAM's bank select, the valid bits of S, R and K),
+    // loaded from the same next values (kept apart by the synthesis attribute): one
+    // select for all DW bits crossed the device, e.g. r_valid -> the offered block ->
+    // K's data, 7.9 ns with a 3.9 ns route on ECP5 (aes_pipe aes128-enc).
+    wire [DAW-1:0] rd_bank_n = rd_ptr_n[DAW-1:0] >> BAW;
+    genvar gd;
+    generate
+        for (gd = 0; gd < NS; gd = gd + 1) begin : g_dsl
+            localparam LO = gd * SLICE_W;
+            localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
+            (* keep *) reg           pop_c, rclr_c, sv_c, rv_c, kv_c;
+            (* keep *) reg [DAW-1:0] rb_c;
+            always @(posedge clk) begin
+                if (rst) begin
+                    pop_c  <= 1'b0;
+                    rclr_c <= 1'b0;
+                    sv_c   <= 1'b0;
+                    rv_c   <= 1'b0;
+                    kv_c   <= 1'b0;
+                    rb_c   <= {DAW{1'b0}};
+                end else begin
+                    pop_c  <= pop_n;
+                    rclr_c <= pop_n ? kerr_n : r_to_o_n;
+                    sv_c   <= s_valid_n;
+                    rv_c   <= r_valid_n;
+                    kv_c   <= k_valid_n;
+                    rb_c   <= rd_bank_n;
+                end
+            end
+            reg  [W-1:0] r_d, k_d, o_d;
+            wire [W-1:0] head_d = rd_data_all[DW * rb_c + LO +: W];
+            wire [W-1:0] h_d    = sv_c ? s_data[LO +: W] : rv_c ? r_d : in_data[LO +: W];
+            always @(posedge clk) begin
+                if (rst || kill || rclr_c) r_d <= {W{1'b0}};
+                else if (pop_c) r_d <= head_d;
+            end
+            always @(posedge clk) begin
+                if (rst || kill) k_d <= {W{1'b0}};
+                else if (!kv_c) k_d <= h_d;
+            end
+            always @(posedge clk) begin
+                if (rst) o_d <= {W{1'b0}};
+                else if (out_free) o_d <= kv_c ? k_d : h_d;
+            end
+            assign r_data[LO +: W]   = r_d;
+            assign out_data[LO +: W] = o_d;
+`ifdef FORMAL
+            always @(*) if (f_rst_seen) begin
+                assert(pop_c == pop_q);
+                assert(rclr_c == ((!fifo_empty && r_empty_nx) ? kerr_q : r_to_o));
+                assert(sv_c == s_valid && rv_c == r_valid && kv_c == k_valid);
+                assert(rb_c == rd_bank);
+            end
+`endif
+        end
+    endgenerate
 
     assign m_axis_tvalid = out_valid;
     assign m_axis_tdata  = out_data;
@@ -404,8 +520,6 @@ module pipe_obuf #(
     // ------------------------------------------------------------------ formal properties
     // The precomputed S controls equal the decisions they stand for, in every cycle after
     // the first reset (proven inside formal/aes_pipe.sby, which reads this module).
-    reg f_rst_seen = 1'b0;
-    always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
     always @(*) if (f_rst_seen) begin
         // the input contract: no data without a block, and zero data with an err block
         // (assumed by the stand-alone harness formal/pipe_obuf_fv.v, asserted of the
@@ -414,7 +528,6 @@ module pipe_obuf #(
         assert(s_load_q == s_load);
         assert(s_ce_q == (s_load || adv));
         assert(pop_q == (!fifo_empty && r_empty_nx));
-        assert(r_clr_q == ((!fifo_empty && r_empty_nx) ? kerr_q : r_to_o));
         assert(fifo_empty == (wr_ptr == rd_ptr));
         assert(fifo_one == (wr_ptr == rd_ptr_up));
         assert(kerr_q == (kill_pend && (rd_ptr != kill_mark)));

@@ -58,8 +58,8 @@
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 9 clocks after the handshake
-//   (49 / 57 / 65); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   read). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
+//   (50 / 58 / 66); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
@@ -363,11 +363,13 @@ module aes_pipe #(
     // next values of ld_busy, scrub_busy and the buffer's wipe flag, and inflight_m1),
     // so key_ready is a mux of registers by key_slot, and the blocks in flight, placed
     // with the pipeline, have no path to the handshake's flip-flops (ld_busy, the slot
-    // flags). rst and zeroize clear kr_q (the scrub then starts).
+    // flags). rst and zeroize clear kr_q (the scrub then starts). "A load runs" is
+    // ld_busy_in here (set at the handshake edge; the loader's ld_busy follows a clock
+    // later).
     reg  [NSLOT-1:0] kr_q;
     assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_hs = key_valid && key_ready;
-    wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy;
+    wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
     wire scrub_n   = scrub_busy && !(&scrub_addr);
     wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
@@ -384,44 +386,63 @@ module aes_pipe #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire        x_busy;
     /* verilator lint_on UNUSEDSIGNAL */
-    // The expander starts one clock after the handshake, from a copy of the key taken at
-    // the handshake edge: key_ready (which depends on the key port and on the blocks in
-    // flight) then drives only a few flip-flops (kx_start, ld_busy, the slot flags), not
-    // the expander's 256-bit window load. The copy follows the key port while no load
-    // runs (zero while key_valid is low) and is cleared as the expander takes it, so
-    // outside a pending or starting load it holds no key material.
+    // The handshake edge loads only a few flip-flops: the slot flags, the input side's
+    // ld_busy_in / ld_slot_in, kr_q, and kx_req with the slot and offset of the load.
+    // The key loader (ld_busy, ld_slot, ld_offc) and the expander's start (kx_start)
+    // follow one clock later, from kx_req: key_ready (a select by the key port's slot)
+    // then has no path into the expander's and the loader's flip-flops, which the placer
+    // puts far from the key port and the input side (the path kr_q -> key_ready ->
+    // kx_start crossed the device: 7.8 ns, 5.5 of it one route, aes128-enc on ECP5).
+    // The expander loads its window from kx_key two clocks after the handshake; kx_key
+    // follows the key port two clocks behind through kx_key0 (zero while key_valid is
+    // low), with no enable, so no handshake signal fans out to it. Neither copy holds
+    // anything but what the key port presented in the last two clocks; rst and zeroize
+    // clear both.
     // kx_last is the key's last word (the expander's first SubWord input, SUB_AHEAD:
     // the word its window load places newest, kwin[255:224]), selected by size here so
     // that no select stands before that S-box.
-    reg [255:0] kx_key;
-    reg [31:0]  kx_last;
-    reg [1:0]   kx_size;
-    reg         kx_start;
+    reg [255:0]      kx_key0, kx_key;
+    reg [31:0]       kx_last0, kx_last;
+    reg [1:0]        kx_size0, kx_size;
+    reg              kx_req, kx_start;
+    reg [SLOT_W-1:0] kx_slot;
+    reg [1:0]        kx_offc;
     wire [31:0] key_last_w = (kl_size == 2'd0) ? key_data[127:96] :
                              (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
     always @(posedge clk) begin
-        if (rst || zeroize || kx_start) begin
-            kx_key  <= 256'd0;
-            kx_last <= 32'd0;
-            kx_size <= 2'd0;
-        end else if (!ld_busy) begin
-            kx_key  <= key_valid ? key_data : 256'd0;
-            kx_last <= key_valid ? key_last_w : 32'd0;
-            kx_size <= kl_size;
+        if (rst || zeroize) begin
+            kx_key0  <= 256'd0;
+            kx_last0 <= 32'd0;
+            kx_size0 <= 2'd0;
+            kx_key   <= 256'd0;
+            kx_last  <= 32'd0;
+            kx_size  <= 2'd0;
+        end else begin
+            kx_key0  <= key_valid ? key_data : 256'd0;
+            kx_last0 <= key_valid ? key_last_w : 32'd0;
+            kx_size0 <= key_valid ? kl_size : 2'd0;
+            kx_key   <= kx_key0;
+            kx_last  <= kx_last0;
+            kx_size  <= kx_size0;
         end
-        kx_start <= !(rst || zeroize) && key_hs && kl_fits;
+        kx_req   <= !(rst || zeroize) && key_hs && kl_fits;
+        kx_start <= !(rst || zeroize) && kx_req;
+        kx_slot  <= key_slot;
+        kx_offc  <= kl_offc;
     end
     // The expander is a one-word-per-clock loop with four S-boxes in it. Block-RAM builds
-    // use table S-boxes there (a RAM read is two clocks); deep builds
-    // (ROUND_REGS > 4, composite-field S-boxes in the rounds) keep table S-boxes there:
-    // a whole composite S-box inside that loop measured 82.5 MHz on ECP5 (its critical
-    // path), far below the rounds.
+    // use table S-boxes there (a RAM read is two clocks); builds with ROUND_REGS >= 4
+    // keep table S-boxes there also when the rounds use composite-field S-boxes: a whole
+    // composite S-box inside that loop measured 82.5 MHz (ROUND_REGS 5) and 84.4 MHz
+    // (ROUND_REGS 4) on ECP5, the critical path of both, far below the rounds. (Four
+    // table S-boxes against 16 * NR_MAX composite ones in the rounds; builds with fewer
+    // registers per round, which are slower anyway, keep the smaller composite ones.)
     // With ROUND_REGS >= 2 that loop (a table S-box in it) was critical on ECP5 at
     // 122.1 / 128.9 MHz (aes128-enc, seeds 1 / 2). Registering the expander's S-box
     // output with a gap clock before each word that needs SubWord was measured and
     // dropped earlier (77.2 / 79.5 MHz, docs/pipe.md); SUB_AHEAD computes SubWord two
     // clocks ahead instead, with no gap: the same words at the same clocks.
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS > 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1)) u_kexp (
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .key_last(kx_last), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
@@ -523,12 +544,14 @@ module aes_pipe #(
             if (key_hs) begin
                 slot_ok[key_slot] <= 1'b0;
                 if (kl_fits) begin
-                    ld_busy <= 1'b1;
-                    ld_slot <= key_slot;
                     ld_busy_in <= 1'b1;
                     ld_slot_in <= key_slot;
-                    ld_offc <= kl_offc;
                 end
+            end
+            if (kx_req) begin           // the loader starts a clock after the handshake
+                ld_busy <= 1'b1;
+                ld_slot <= kx_slot;
+                ld_offc <= kx_offc;
             end
             if (x_valid) begin
                 wsh <= {x_data, wsh[95:32]};
@@ -582,9 +605,13 @@ module aes_pipe #(
     generate
         for (fs = 0; fs < NSLOT; fs = fs + 1) begin : g_fkr
             always @(*) if (f_rst_seen) begin
-                assert(ld_busy_in == ld_busy && ld_slot_in == ld_slot);
+                // the input side's copy covers the loader's busy time and the clock
+                // of kx_req before it; no handshake during a load
+                assert(ld_busy_in == (ld_busy || kx_req));
+                assert(ld_slot_in == (kx_req ? kx_slot : ld_slot));
+                assert(!(kx_req && ld_busy));
                 assert(scrub_wd == scrub_busy);
-                assert(kr_q[fs] == (!ld_busy && !scrub_busy && !f_infl[fs] &&
+                assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end
         end

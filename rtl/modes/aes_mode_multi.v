@@ -48,7 +48,7 @@
 //     * a command for s accepted after the flip runs on the new key.
 //   So every packet runs entirely under the key whose handshake was the last one for
 //   its slot before its command handshake. Commands for s wait for the expansion
-//   (aes_pipe: key_ready low 4 * Nr + 9 clocks after the handshake, 49 for AES-128) + 2
+//   (aes_pipe: key_ready low 4 * Nr + 10 clocks after the handshake, 50 for AES-128) + 2
 //   clocks (the cycle key_ready is back, the registered flip); the
 //   handshake itself waits only for a rst/zeroize scrub, for another slot's load and,
 //   for a second load of s while packets begun before the first load still run on one

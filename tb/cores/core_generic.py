@@ -60,7 +60,9 @@ def run_core(core: str, module: str, simulator: str, parameters: dict, generic: 
         extra_env=env,
         seed=run_seed(),
         quiet=True,
-        internals=False,   # the core's own signals only (aesip/sim.py run())
+        # the core's own signals only (aesip/sim.py run()), and for aes_pipe its output
+        # buffer's (the zeroize test reads its RAM back)
+        internals=("pipe_obuf",) if core == "pipe" else False,
     )
 
 

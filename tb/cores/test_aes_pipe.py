@@ -24,7 +24,7 @@ import pytest
 from cocotb.triggers import ClockCycles, RisingEdge
 
 from aesip import ref, sim, vectors
-from aesip.tb.coredrv import CycleBench, dut_params
+from aesip.tb.coredrv import CycleBench, dut_params, obuf_ram_nonzero
 from aesip.tb.seed import test_rng
 from tb.cores.core_generic import run_core
 
@@ -53,8 +53,8 @@ def load_params(dut) -> None:
 
 
 def load_clocks(kb: int) -> int:
-    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 9."""
-    return 4 * NR[kb] + 9
+    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 10."""
+    return 4 * NR[kb] + 10
 
 
 def key_supported(key: bytes | None) -> bool:
@@ -601,6 +601,11 @@ async def test_bad_keys_and_zeroize(dut):
     assert any(it.ctx[0] == 0 for it in stream) and any(it.ctx[0] == 1 and it.in_cycle < z for it in stream)
     kr = b.key_ready_hist[z - 1:z + SCRUB_CYCLES]
     assert kr == [0] * (SCRUB_CYCLES + 1), f"key_ready during zeroize and scrub: {kr}"
+    # the output buffer's RAM is wiped (2**DAW clocks), and every block after the zeroize
+    # was written with zero data: no result of the old keys is left in it
+    await ClockCycles(dut.clk, 2 ** (len(dut.u_obuf.rd_ptr) - 1))
+    left = obuf_ram_nonzero(dut.u_obuf)
+    assert not left, f"output buffer RAM not wiped by zeroize: {left}"
     # every slot is empty now; then a reload works
     for s in range(b.nslots):
         add(s, None)

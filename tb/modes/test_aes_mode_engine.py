@@ -31,7 +31,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import iface, ref, rtl, sim, vectors
 from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_OP, ERR_ZEROIZED, OP_W, OPS
-from aesip.tb.coredrv import dut_params, load_key
+from aesip.tb.coredrv import dut_params, load_key, obuf_ram_nonzero
 from aesip.tb.engdrv import EngineDriver, Packet, Result, expect, random_packet
 from aesip.tb.engsoak import Checker, Events, monitor, pulse_zeroize, soak
 from aesip.tb.seed import run_seed, test_rng
@@ -767,10 +767,7 @@ async def test_no_state_left(dut):
     if b.core == "pipe":
         for u in ("u_a", "u_b"):
             c = getattr(dut, u).g_pipe.u_core
-            for i in range(2 ** len(c.u_obuf.wipe_addr)):
-                if int(c.u_obuf.data_mem[i].value) != 0:
-                    bad.append(f"{c._path}.u_obuf.data_mem[{i}]")
-                    break
+            bad += obuf_ram_nonzero(c.u_obuf)
     assert not bad, f"after zeroize: not cleared: {bad}"
     # and the engine works again after a reload
     key = rng.randbytes(16)
