@@ -19,6 +19,7 @@ COMMON = [
     "common/aes_ks_t.v",
     "common/aes_keylen.v",
     "common/aes_key_expand.v",
+    "common/keep_reg.v",
     "common/pipe_obuf.v",
     "common/pipe_credits.v",
 ]
@@ -40,7 +41,7 @@ CORE_NAMES = list(CORES)
 TDEA_COMMON = ["tdea/tdea_perm.v", "tdea/tdea_des_ek.v", "tdea/tdea_des_f.v", "tdea/tdea_des_sp.v", "tdea/tdea_skmem.v",
                "tdea/tdea_keysched.v"]
 TDEA_CORES = {
-    "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["common/pipe_obuf.v", "common/pipe_credits.v", "tdea/tdea_blk_reg.v", "tdea/tdea_pipe_stage.v",
+    "tdea-pipe": ("tdea_pipe", TDEA_COMMON + ["common/keep_reg.v", "common/pipe_obuf.v", "common/pipe_credits.v", "tdea/tdea_blk_reg.v", "tdea/tdea_pipe_stage.v",
                                               "tdea/tdea_pipe.v"]),
     "tdea-iter": ("tdea_iter", TDEA_COMMON + ["tdea/tdea_iter.v"]),
 }

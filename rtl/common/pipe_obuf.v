@@ -197,8 +197,8 @@ module pipe_obuf #(
     // carries err, so its data is not needed: it reads as zero through its flag).
     // Distributed RAM: an inferred block RAM has no output register in Yosys (its
     // clock-to-out would cap m_axis near 134 MHz on ECP5, see docs/synthesis.md).
-    // Each bank and slice has its own address, select and wipe registers (kept apart by
-    // the synthesis attribute, so the placer puts each beside its RAM cells).
+    // Each bank and slice has its own address, select and wipe registers (keep_reg: Yosys
+    // would merge identical flip-flops), so the placer puts each beside its RAM cells.
 `ifdef FORMAL
     reg f_rst_seen = 1'b0;                 // a reset has been seen (formal properties)
     always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
@@ -214,14 +214,12 @@ module pipe_obuf #(
                 localparam LO = gs * SLICE_W;
                 localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
                 (* ram_style = "distributed" *) reg [W-1:0] mem [0:(1 << BAW) - 1];
-                (* keep *) reg [BAW-1:0] wa_q, ra_q;
-                (* keep *) reg           sel_q, wipe_q;
-                always @(posedge clk) begin
-                    wa_q   <= dwa_n[BAW-1:0];
-                    sel_q  <= dbank_n == BI;
-                    wipe_q <= wipe_busy_n;
-                    ra_q   <= rd_ptr_n[BAW-1:0];
-                end
+                wire [BAW-1:0] wa_q, ra_q;
+                wire           sel_q, wipe_q;
+                keep_reg #(.W(2 * BAW + 2)) u_ctl (
+                    .clk(clk), .rst(1'b0),
+                    .d({dwa_n[BAW-1:0], rd_ptr_n[BAW-1:0], dbank_n == BI, wipe_busy_n}),
+                    .q({wa_q, ra_q, sel_q, wipe_q}));
                 always @(posedge clk) begin
                     if (sel_q && (wipe_q || in_valid)) mem[wa_q] <= wipe_q ? {W{1'b0}} : in_data[LO +: W];
                 end
@@ -238,13 +236,12 @@ module pipe_obuf #(
             end
             // {err, tag}: written at the write pointer whenever a block arrives
             (* ram_style = "distributed" *) reg [TAG_W:0] tmem [0:(1 << BAW) - 1];
-            (* keep *) reg [BAW-1:0] wa_q, ra_q;
-            (* keep *) reg           sel_q;
-            always @(posedge clk) begin
-                wa_q  <= wr_ptr_n[BAW-1:0];
-                sel_q <= tbank_n == BI;
-                ra_q  <= rd_ptr_n[BAW-1:0];
-            end
+            wire [BAW-1:0] wa_q, ra_q;
+            wire           sel_q;
+            keep_reg #(.W(2 * BAW + 1)) u_ctl (
+                .clk(clk), .rst(1'b0),
+                .d({wr_ptr_n[BAW-1:0], rd_ptr_n[BAW-1:0], tbank_n == BI}),
+                .q({wa_q, ra_q, sel_q}));
             always @(posedge clk) begin
                 if (sel_q && in_valid) tmem[wa_q] <= {in_err, in_tag};
             end
@@ -453,7 +450,7 @@ module pipe_obuf #(
     // The data of R, the offered block, K and O, per slice of SLICE_W bits. Each slice
     // has its own copies of the registers that steer those DW-bit registers (R's enable
     // pop_q and clear (pop ? kerr_q : r_to_o), the RAM's bank select, the valid bits of S, R and K),
-    // loaded from the same next values (kept apart by the synthesis attribute): one
+    // loaded from the same next values (keep_reg, so synthesis keeps them apart): one
     // select for all DW bits crossed the device, e.g. r_valid -> the offered block ->
     // K's data, 7.9 ns with a 3.9 ns route on ECP5 (aes_pipe aes128-enc).
     wire [DAW-1:0] rd_bank_n = rd_ptr_n[DAW-1:0] >> BAW;
@@ -462,25 +459,12 @@ module pipe_obuf #(
         for (gd = 0; gd < NS; gd = gd + 1) begin : g_dsl
             localparam LO = gd * SLICE_W;
             localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
-            (* keep *) reg           pop_c, rclr_c, sv_c, rv_c, kv_c;
-            (* keep *) reg [DAW-1:0] rb_c;
-            always @(posedge clk) begin
-                if (rst) begin
-                    pop_c  <= 1'b0;
-                    rclr_c <= 1'b0;
-                    sv_c   <= 1'b0;
-                    rv_c   <= 1'b0;
-                    kv_c   <= 1'b0;
-                    rb_c   <= {DAW{1'b0}};
-                end else begin
-                    pop_c  <= pop_n;
-                    rclr_c <= pop_n ? kerr_n : r_to_o_n;
-                    sv_c   <= s_valid_n;
-                    rv_c   <= r_valid_n;
-                    kv_c   <= k_valid_n;
-                    rb_c   <= rd_bank_n;
-                end
-            end
+            wire           pop_c, rclr_c, sv_c, rv_c, kv_c;
+            wire [DAW-1:0] rb_c;
+            keep_reg #(.W(DAW + 5)) u_ctl (
+                .clk(clk), .rst(rst),
+                .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, rd_bank_n}),
+                .q({pop_c, rclr_c, sv_c, rv_c, kv_c, rb_c}));
             reg  [W-1:0] r_d, k_d, o_d;
             wire [W-1:0] head_d = rd_data_all[DW * rb_c + LO +: W];
             wire [W-1:0] h_d    = sv_c ? s_data[LO +: W] : rv_c ? r_d : in_data[LO +: W];
