@@ -21,9 +21,17 @@
 // an accept in every cycle room is exact, and a pipeline whose buffer holds its whole
 // latency (CAP - 1 >= blocks in flight at one block per clock) keeps one block per clock.
 //
+// With TAKEN_REG = 1 the count follows out_taken's registered copy too (a credit
+// returns one clock after its block is taken), so out_taken, formed at the output
+// register at the far end of the pipeline, has no path into the counter within a clock
+// (aes_pipe on ECP5: O's valid bit -> a 5.6-6.1 ns route -> the count -> room, 8.1-8.5
+// ns). The count then over-states the blocks outstanding by that one, which is safe;
+// a pipeline keeps one block per clock if CAP - 2 >= blocks in flight.
+//
 // Parameters
-//   CW  : counter width in bits (>= 2); CAP must fit: CAP < 2**CW
-//   CAP : credits, >= 1 (blocks accepted and not yet taken)
+//   CW        : counter width in bits (>= 2); CAP must fit: CAP < 2**CW
+//   CAP       : credits, >= 1 (blocks accepted and not yet taken)
+//   TAKEN_REG : 0 out_taken counts in its own cycle, 1 one cycle later (default 0)
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (count 0, room 1)
 //   in_acc    : a block is accepted this cycle (must be low while room is low)
@@ -40,7 +48,8 @@
 `include "aesip_check.vh"
 module pipe_credits #(
     parameter CW  = 8,
-    parameter CAP = 129
+    parameter CAP = 129,
+    parameter TAKEN_REG = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -53,6 +62,8 @@ module pipe_credits #(
         `AESIP_CHECK(CW >= 2, pipe_credits_CW_below_2, "pipe_credits: CW must be >= 2")
         `AESIP_CHECK(CAP >= 1 && CAP < (1 << CW), pipe_credits_CAP_range,
                      "pipe_credits: CAP must be 1 .. 2**CW - 1")
+        `AESIP_CHECK(TAKEN_REG == 0 || TAKEN_REG == 1, pipe_credits_TAKEN_REG_not_0_or_1,
+                     "pipe_credits: TAKEN_REG must be 0 or 1")
     endgenerate
 
     localparam [CW-1:0] CAPC = CAP;
@@ -61,6 +72,8 @@ module pipe_credits #(
     localparam [CW:0] TWO  = 2;
 
     reg          acc_q;                                 // in_acc of the previous cycle
+    reg          tk_q;                                  // out_taken of the previous cycle
+    wire         tk = (TAKEN_REG != 0) ? tk_q : out_taken;   // the take the count follows
     reg [CW-1:0] w;                                     // accepted and not yet taken, minus acc_q
 
     // next values, from the registers alone (compares one bit wider, so CAP - 2 < 0 works)
@@ -74,11 +87,13 @@ module pipe_credits #(
     always @(posedge clk) begin
         if (rst) begin
             acc_q <= 1'b0;
+            tk_q  <= 1'b0;
             w     <= {CW{1'b0}};
             room  <= 1'b1;
         end else begin
             acc_q <= in_acc;
-            case ({acc_q, out_taken})
+            tk_q  <= out_taken;
+            case ({acc_q, tk})
                 2'b10:   begin w <= w_up; room <= room_up; end
                 2'b01:   begin w <= w_dn; room <= room_dn; end
                 default: room <= room_eq;               // none, or one in and one out
@@ -107,7 +122,8 @@ module pipe_credits #(
 `else
         assert(f_in_ok);
 `endif
-        assert(f_used == {1'b0, w} + {{CW{1'b0}}, acc_q});
+        // (with TAKEN_REG the count still includes the block taken in the last cycle)
+        assert(f_used + {{CW{1'b0}}, (TAKEN_REG != 0) && tk_q} == {1'b0, w} + {{CW{1'b0}}, acc_q});
         if (room) assert(f_used < CAPV);
         assert(f_used <= CAPV);
     end

@@ -53,8 +53,8 @@
 //   output buffer is empty.
 //   Throughput: one block per clock while m_axis_tready is high.
 //   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, or 2**DAW
-//   after a cycle without an accept: rtl/common/pipe_credits.v; DAW =
-//   clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
+//   after a cycle without an accept; a block taken returns its credit one clock later:
+//   rtl/common/pipe_credits.v; DAW = clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
 //   being loaded or requested (key_valid with key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
@@ -116,8 +116,9 @@ module aes_pipe #(
                      "aes_pipe: ROUND_REGS must be 1 .. 7")
         `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_ROUND_REGS_needs_comp,
                      "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
-        // the output buffer holds every block in flight
-        `AESIP_CHECK((1 << DAW) >= PN + 1, aes_pipe_DAW_internal,
+        // the output buffer holds every block in flight, and the late credit return
+        // (pipe_credits TAKEN_REG) costs no throughput: CAP - 2 >= PN + 1
+        `AESIP_CHECK((1 << DAW) >= PN + 2, aes_pipe_DAW_internal,
                      "aes_pipe: internal output-buffer depth out of range")
     endgenerate
 
@@ -182,7 +183,9 @@ module aes_pipe #(
     wire [SBW-1:0] in_sb = {in_tag, in_slot, slot_offc[2*in_slot +: 2], in_dec, in_err};
 
     // credits (rtl/common/pipe_credits.v): room = blocks accepted and not yet taken < CAP, both registers
-    pipe_credits #(.CW(CW), .CAP(CAP)) u_credits (
+    // the credit returns one clock after its block is taken (TAKEN_REG): the output
+    // register is at the far end of the pipeline from the counter beside the input
+    pipe_credits #(.CW(CW), .CAP(CAP), .TAKEN_REG(1)) u_credits (
         .clk(clk), .rst(rst), .in_acc(in_acc), .out_taken(out_taken),
         .room(room)
     );
