@@ -54,8 +54,9 @@
 //   Throughput: one block per clock while m_axis_tready is high.
 //   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, or 2**DAW
 //   after a cycle without an accept; a block taken returns its credit one clock later:
-//   rtl/common/pipe_credits.v; DAW = clog2(NR_MAX * ROUND_REGS + 1)), except that a block is held off while its slot is
-//   being loaded or requested (key_valid with key_slot equal to the block's slot).
+//   rtl/common/pipe_credits.v; DAW = clog2(NR_MAX * ROUND_REGS + 1)), except that a
+//   block is held off while its slot is being loaded or requested (key_valid with
+//   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
 //   read). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
