@@ -178,7 +178,7 @@ module pipe_obuf #(
     // which the RAM's address registers are loaded
     wire [DAW:0]     wr_ptr_n    = rst ? {(DAW + 1){1'b0}} : push ? wr_ptr_up : wr_ptr;
     wire [DAW:0]     rd_ptr_n    = rst ? {(DAW + 1){1'b0}} : pop ? rd_ptr_up : rd_ptr;
-    wire             wipe_busy_n = rst || kill || (wipe_busy && !(&wipe_addr));
+    wire             wipe_busy_n = rst || kill || wiping_nx;   // (wiping_nx: below)
     wire [DAW-1:0]   wipe_addr_n = (rst || kill) ? {DAW{1'b0}} :
                                    wipe_busy ? wipe_addr + 1'b1 : wipe_addr;
     // the data RAM's write address of the next clock: the wipe's, else the write pointer
