@@ -13,6 +13,7 @@ COMMON = [
     "common/aes_sbox_lut_inv.v",
     "common/aes_sbox_comp.v",
     "common/aes_sbox.v",
+    "common/aes_sbox_half.v",
     "common/aes_sbox_bram.v",
     "common/aes_subword.v",
     "common/aes_mixcolumn.v",

@@ -18,6 +18,10 @@
 //               (a shorter clock period, 64 more flip-flops; the caller supplies key_last);
 //               the last-word decode (i == 4*Nr+3) is then a flip-flop of its own too
 //               (one more flip-flop), not a 6-bit compare in front of the clears
+//   KEY_SIZE_MAX : largest key_size the caller ever starts (0 AES-128, 1 AES-192, 2
+//               AES-256, the default); a larger key_size is taken as this one. A caller
+//               that only accepts shorter keys (aes_pipe with NR_MAX 10 or 12) sets it so
+//               that the per-size selects of the window and of the load fold away
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -38,7 +42,8 @@
 `include "aesip_check.vh"
 module aes_key_expand #(
     parameter SBOX_IMPL = 0,
-    parameter SUB_AHEAD = 0
+    parameter SUB_AHEAD = 0,
+    parameter KEY_SIZE_MAX = 2
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -59,7 +64,19 @@ module aes_key_expand #(
                      "aes_key_expand: SBOX_IMPL must be 0 or 1")
         `AESIP_CHECK(SUB_AHEAD == 0 || SUB_AHEAD == 1, aes_key_expand_SUB_AHEAD_not_0_or_1,
                      "aes_key_expand: SUB_AHEAD must be 0 or 1")
+        `AESIP_CHECK(KEY_SIZE_MAX >= 0 && KEY_SIZE_MAX <= 2, aes_key_expand_KEY_SIZE_MAX_not_0_to_2,
+                     "aes_key_expand: KEY_SIZE_MAX must be 0, 1 or 2")
     endgenerate
+
+    // key sizes limited to KEY_SIZE_MAX (constants fold the selects below)
+    function [1:0] clip_size;
+        input [1:0] x;
+        begin
+            if (KEY_SIZE_MAX == 0)      clip_size = 2'd0;
+            else if (KEY_SIZE_MAX == 1) clip_size = {1'b0, x != 2'd0};
+            else                        clip_size = x;
+        end
+    endfunction
 
     // The window holds the last Nk words with the newest always in win[7]:
     // win[8-Nk+j] = w[i+j] for j < Nk. The S-box input is therefore a register with no
@@ -70,6 +87,8 @@ module aes_key_expand #(
     reg [5:0]  last_idx;    // 4*Nr+3
     reg [2:0]  pos;         // i mod Nk
     reg [1:0]  size;
+    wire [1:0] sz  = clip_size(size);       // size, as the selects see it
+    wire [1:0] ksz = clip_size(key_size);   // key_size, likewise
     reg [7:0]  rcon;
     // at_last: this clock emits the last word (busy && idx == last_idx). With SUB_AHEAD it
     // is the register last_q, loaded with the decode of the next index, so that the
@@ -79,14 +98,14 @@ module aes_key_expand #(
     reg        last_q;
     wire       at_last = (SUB_AHEAD != 0) ? last_q : (busy && idx == last_idx);
 
-    wire [31:0] wi = (size == 2'd0) ? win[4] : (size == 2'd1) ? win[2] : win[0];  // w[i]
-    wire [2:0]  nk_m1 = (size == 2'd0) ? 3'd3 : (size == 2'd1) ? 3'd5 : 3'd7;
+    wire [31:0] wi = (sz == 2'd0) ? win[4] : (sz == 2'd1) ? win[2] : win[0];  // w[i]
+    wire [2:0]  nk_m1 = (sz == 2'd0) ? 3'd3 : (sz == 2'd1) ? 3'd5 : 3'd7;
     // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
-    wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((size[1] && pos == 3'd4) ? 2'd2 : 2'd0);
+    wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((sz[1] && pos == 3'd4) ? 2'd2 : 2'd0);
     wire [31:0] t;
     // at a load, window position j takes key word j - (8 - Nk)
-    wire [255:0] kwin = (key_size == 2'd0) ? {key_data[127:0], 128'd0} :
-                        (key_size == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
+    wire [255:0] kwin = (ksz == 2'd0) ? {key_data[127:0], 128'd0} :
+                        (ksz == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
     generate
         if (SUB_AHEAD == 0) begin : g_sub_now
             aes_ks_t #(.IMPL(SBOX_IMPL)) u_t (.w(win[7]), .mode(mode), .rcon(rcon), .t(t));
@@ -103,8 +122,8 @@ module aes_key_expand #(
             // (index k). The first step (index 0, T) takes SubWord of the key's last word,
             // loaded into sub_q at the start (key_last). Both are cleared with the window.
             reg  [31:0] x_q, sub_q;
-            wire [31:0] x_n = (size == 2'd0) ? (win[4] ^ win[5] ^ win[7]) :
-                              (size == 2'd1) ? (win[2] ^ win[3] ^ win[7]) : (win[0] ^ win[1] ^ win[7]);
+            wire [31:0] x_n = (sz == 2'd0) ? (win[4] ^ win[5] ^ win[7]) :
+                              (sz == 2'd1) ? (win[2] ^ win[3] ^ win[7]) : (win[0] ^ win[1] ^ win[7]);
             wire [31:0] s_in = busy ? x_q : key_last;
             wire [31:0] s_out;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
@@ -143,8 +162,8 @@ module aes_key_expand #(
                 idx  <= 6'd0;
                 pos  <= 3'd0;
                 rcon <= 8'h01;
-                size <= key_size;
-                last_idx <= (key_size == 2'd0) ? 6'd43 : (key_size == 2'd1) ? 6'd51 : 6'd59;
+                size <= ksz;
+                last_idx <= (ksz == 2'd0) ? 6'd43 : (ksz == 2'd1) ? 6'd51 : 6'd59;
                 for (j = 0; j < 8; j = j + 1) win[j] <= kwin[32*j +: 32];
             end
         end else begin

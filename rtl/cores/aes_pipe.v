@@ -411,8 +411,12 @@ module aes_pipe #(
     reg              kx_req, kx_start;
     reg [SLOT_W-1:0] kx_slot;
     reg [1:0]        kx_offc;
-    wire [31:0] key_last_w = (kl_size == 2'd0) ? key_data[127:96] :
-                             (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
+    // kl_size limited to the sizes this build accepts (a longer key never starts an
+    // expansion: kl_fits), so that NR_MAX 10 / 12 builds have no select for the others
+    wire [1:0]  kx_size_w  = (NR_MAX == 10) ? 2'd0 :
+                             (NR_MAX == 12) ? {1'b0, kl_size != 2'd0} : kl_size;
+    wire [31:0] key_last_w = (kx_size_w == 2'd0) ? key_data[127:96] :
+                             (kx_size_w == 2'd1) ? key_data[191:160] : key_data[255:224];
     always @(posedge clk) begin
         if (rst || zeroize) begin
             kx_key0  <= 256'd0;
@@ -424,7 +428,7 @@ module aes_pipe #(
         end else begin
             kx_key0  <= key_valid ? key_data : 256'd0;
             kx_last0 <= key_valid ? key_last_w : 32'd0;
-            kx_size0 <= key_valid ? kl_size : 2'd0;
+            kx_size0 <= key_valid ? kx_size_w : 2'd0;
             kx_key   <= kx_key0;
             kx_last  <= kx_last0;
             kx_size  <= kx_size0;
@@ -446,7 +450,8 @@ module aes_pipe #(
     // output with a gap clock before each word that needs SubWord was measured and
     // dropped earlier (77.2 / 79.5 MHz, docs/pipe.md); SUB_AHEAD computes SubWord two
     // clocks ahead instead, with no gap: the same words at the same clocks.
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1)) u_kexp (
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1),
+                     .KEY_SIZE_MAX((NR_MAX - 10) / 2)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .key_last(kx_last), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));

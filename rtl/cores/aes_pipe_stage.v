@@ -114,6 +114,7 @@ module aes_pipe_stage #(
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
     localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
+    localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
     // The write port is registered here, next to the memory, so that the loader's
     // broadcast to every stage is a register-to-register path (one clock); the data
@@ -183,7 +184,29 @@ module aes_pipe_stage #(
             // stage, Yosys (memory_dff) folds the register in front of it into the table's
             // read port and merges the AddRoundKey before that register into every table,
             // about 75% more LUTs per round on xc7 (measured).
-            if (SBOX_IMPL != 2) begin : g_sbt
+            // Table S-boxes with ROUND_REGS = 4 (HALVES) are two half tables per byte
+            // (aes_sbox_half: top input bit 0 / 1, sb_lo / sb_hi), registered separately
+            // and selected by the top bit one clock later (g_r4 below).
+            wire [127:0] sb_lo, sb_hi;
+            if (HALVES) begin : g_sbh
+                for (c = 0; c < 16; c = c + 1) begin : g_sb
+                    (* keep_hierarchy *)
+                    aes_sbox_half #(.DIR(DIRECTION), .HALF(0)) u_lo (
+                        .in(sb_in_a[8*c +: 7]), .inv(sb_dec), .out(sb_lo[8*c +: 8]));
+                    (* keep_hierarchy *)
+                    aes_sbox_half #(.DIR(DIRECTION), .HALF(1)) u_hi (
+                        .in(sb_in_a[8*c +: 7]), .inv(sb_dec), .out(sb_hi[8*c +: 8]));
+                end
+                assign sb_out = 128'd0;
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_sb = ^sb_out;
+                /* verilator lint_on UNUSEDSIGNAL */
+            end else if (SBOX_IMPL != 2) begin : g_sbt
+                assign sb_lo = 128'd0;
+                assign sb_hi = 128'd0;
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_sbh = ^{sb_lo, sb_hi};
+                /* verilator lint_on UNUSEDSIGNAL */
                 for (c = 0; c < 16; c = c + 1) begin : g_sb
                     if (SR == 0) begin : g_comb
                         (* keep_hierarchy *)
@@ -200,8 +223,10 @@ module aes_pipe_stage #(
             end else begin : g_sbn
                 // block RAM: the S-boxes are the aes_sbox_bram pairs of g_r4_bram below
                 assign sb_out = 128'd0;
+                assign sb_lo  = 128'd0;
+                assign sb_hi  = 128'd0;
                 /* verilator lint_off UNUSEDSIGNAL */
-                wire unused_sb = ^sb_out;
+                wire unused_sb = ^{sb_out, sb_lo, sb_hi};
                 /* verilator lint_on UNUSEDSIGNAL */
             end
 
@@ -300,11 +325,33 @@ module aes_pipe_stage #(
                     end
                     assign byp_state = byp_q[SR-1];
                 end
-                always @(posedge clk) begin
-                    sub_data   <= ok[SR] ? (byp[SR] ? byp_state : sb_out) : 128'd0;
-                    delay_data <= ok[SR+1] ? sub_data : 128'd0;
-                    mix_data   <= ok[SR+2] ? (byp[SR+2] ? delay_data : mc_out) : 128'd0;
+                if (HALVES) begin : g_halves
+                    // sub_data takes the low half table's output (or the state of a
+                    // bypassed block), sub_hi the high half's, sub_sel the top input bit
+                    // of each byte; the select is made on the way into delay_data
+                    reg [127:0] sub_hi;
+                    reg [15:0]  sub_sel;
+                    wire        go = ok[0] && !byp[0];
+                    integer     b;
+                    always @(posedge clk) begin
+                        sub_data <= ok[0] ? (byp[0] ? byp_state : sb_lo) : 128'd0;
+                        sub_hi   <= go ? sb_hi : 128'd0;
+                        for (b = 0; b < 16; b = b + 1)
+                            sub_sel[b] <= go && sb_in_a[8*b+7];
+                    end
+                    wire [127:0] sub_pick;
+                    for (c = 0; c < 16; c = c + 1) begin : g_pick
+                        assign sub_pick[8*c +: 8] = sub_sel[c] ? sub_hi[8*c +: 8] : sub_data[8*c +: 8];
+                    end
+                    always @(posedge clk) delay_data <= ok[1] ? sub_pick : 128'd0;
+                end else begin : g_whole
+                    always @(posedge clk) begin
+                        sub_data   <= ok[SR] ? (byp[SR] ? byp_state : sb_out) : 128'd0;
+                        delay_data <= ok[SR+1] ? sub_data : 128'd0;
+                    end
                 end
+                always @(posedge clk)
+                    mix_data <= ok[SR+2] ? (byp[SR+2] ? delay_data : mc_out) : 128'd0;
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = delay_data;
