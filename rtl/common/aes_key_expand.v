@@ -124,7 +124,13 @@ module aes_key_expand #(
             reg  [31:0] x_q, sub_q;
             wire [31:0] x_n = (sz == 2'd0) ? (win[4] ^ win[5] ^ win[7]) :
                               (sz == 2'd1) ? (win[2] ^ win[3] ^ win[7]) : (win[0] ^ win[1] ^ win[7]);
-            wire [31:0] s_in = busy ? x_q : key_last;
+            // s_busy: a copy of busy (keep_reg, loaded with busy's next value) for this
+            // select alone, so that busy's fan-out (the window, the index) does not lie
+            // on the route into the S-boxes
+            wire s_busy;
+            wire busy_n = (rst || zeroize) ? 1'b0 : busy ? !at_last : start;
+            keep_reg #(.W(1)) u_sbusy (.clk(clk), .rst(1'b0), .d(busy_n), .q(s_busy));
+            wire [31:0] s_in = s_busy ? x_q : key_last;
             wire [31:0] s_out;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
             always @(posedge clk) begin

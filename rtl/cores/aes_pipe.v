@@ -252,6 +252,18 @@ module aes_pipe #(
         else     inflight_m1 <= inflight_m1_nx;
     end
 
+    // The ok bit of the last position (pok[PN-1]) once more, one copy per 32-bit slice
+    // of the final stage's output (keep_reg: not merged), for the gate that zeroes the
+    // data entering the output buffer: each copy drives 32 bits and sits with them.
+    wire [3:0] last_ok;
+    genvar lc;
+    generate
+        for (lc = 0; lc < 4; lc = lc + 1) begin : g_last_ok
+            keep_reg #(.W(1)) u_ok (
+                .clk(clk), .rst(rst), .d(pok[PN-2] && !zeroize), .q(last_ok[lc]));
+        end
+    endgenerate
+
     // ------------------------------------------------------------------------------
     // Stages
     // ------------------------------------------------------------------------------
@@ -288,13 +300,16 @@ module aes_pipe #(
                     assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
                 end
                 // round key for the block two places before this stage's ARK register
+                // (the final stage with ROUND_REGS >= 3, not block RAM, does its ARK one
+                // register earlier: aes_pipe_stage EARLY, so one place earlier still)
+                localparam EA = (j == NR_MAX && ROUND_REGS >= 3 && SBOX_IMPL != 2) ? 1 : 0;
                 /* verilator lint_off UNUSEDSIGNAL */
-                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1) +: SBW];
+                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - EA) +: SBW];
                 /* verilator lint_on UNUSEDSIGNAL */
                 if (j * ROUND_REGS == 1) begin : g_rok_in
                     assign r_ok = in_acc && !in_sb[0];
                 end else begin : g_rok_pos
-                    assign r_ok = pok[(j * ROUND_REGS - 2) % PN];
+                    assign r_ok = pok[(j * ROUND_REGS - 2 - EA) % PN];
                 end
                 assign r_addr = sb_addr(rb[SBW-1:0]);
             end
@@ -304,7 +319,7 @@ module aes_pipe #(
             ) u_stage (
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
-                .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
+                .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]), .out_ok(last_ok),
                 .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
@@ -474,7 +489,9 @@ module aes_pipe #(
             aes_mixcolumn #(.DIR(1)) u_imc (.in(rk_hold[32*c +: 32]), .inv(1'b1), .out(rk_imc[32*c +: 32]));
         end
     endgenerate
-    wire use_imc = (rk_k != 4'd0) && !rk_last;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire use_imc = (rk_k != 4'd0) && !rk_last;   // (wimc_q's meaning, read by the formal property)
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // The write (enables, address, data) is computed here and registered (wr_*), then
     // registered again in each stage next to its memory: a write lands two clocks after
@@ -486,8 +503,36 @@ module aes_pipe #(
     // cleared in the clocks without a write: that clear, decoded from the loader's state
     // (|wr_we_d), drove the synchronous reset of all 128 flip-flops and was the critical
     // path of aes128-enc on ECP5 at 121.2 MHz (docs/pipe.md).
-    wire [127:0] wr_data_d = (scrub_wd || zphase) ? 128'd0 :
-                             (pb && use_imc) ? rk_imc : rk_hold;
+    // The clear (scrub_wd || zphase) and the InvMixColumns select (pb && use_imc) of
+    // wr_data are precomputed one clock ahead into registers, one copy per 32-bit slice
+    // (keep_reg), so that no decode of the loader's state and no single flip-flop drives
+    // the 128 flip-flops of wr_data (that decode, routed across the pipeline, was the
+    // critical path of aes128-enc on ECP5 at 124.9 MHz). Their next values:
+    //   zphase: the expander emits w[0] or w[1], i.e. it started one or two clocks
+    //           earlier (kx_start, kx_start_d; the loader's ld_busy is set with kx_start,
+    //           and rst / zeroize stop both);
+    //   pb && use_imc: pb follows pa, and rk_k / rk_last do not change in the clock after
+    //           pa (round keys are four expander words apart).
+    reg  kx_start_d;                    // kx_start one clock ago (no rst / zeroize since)
+    wire scrub_wd_n = (rst || zeroize) || (scrub_wd && !(scrub_busy && (&scrub_addr)));
+    wire wclr_n     = scrub_wd_n || (!(rst || zeroize) && (kx_start || kx_start_d));
+    wire wimc_n     = !(rst || zeroize) && pa && (rk_k != 4'd0) && !rk_last;
+    wire [3:0] wclr_q, wimc_q;
+    always @(posedge clk) kx_start_d <= !(rst || zeroize) && kx_start;
+    genvar ws;
+    generate
+        for (ws = 0; ws < 4; ws = ws + 1) begin : g_wsel
+            keep_reg #(.W(2)) u_sel (
+                .clk(clk), .rst(1'b0), .d({wclr_n, wimc_n}), .q({wclr_q[ws], wimc_q[ws]}));
+        end
+    endgenerate
+    wire [127:0] wr_data_d;
+    generate
+        for (ws = 0; ws < 4; ws = ws + 1) begin : g_wdata
+            assign wr_data_d[32*ws +: 32] = wclr_q[ws] ? 32'd0 :
+                                            wimc_q[ws] ? rk_imc[32*ws +: 32] : rk_hold[32*ws +: 32];
+        end
+    endgenerate
     wire [NST-1:0] wr_we_d;
     wire [AW-1:0]  wr_addr_d;
     wire wdec = zphase ? x_idx[0] : pb;
@@ -620,9 +665,18 @@ module aes_pipe #(
                 assert(ld_slot_in == (kx_req ? kx_slot : ld_slot));
                 assert(!(kx_req && ld_busy));
                 assert(scrub_wd == scrub_busy);
+                // the precomputed write-data selects equal what they stand for
+                assert(wclr_q == {4{scrub_wd || zphase}});
+                assert(wimc_q == {4{pb && use_imc}});
                 assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end
+        end
+    endgenerate
+    // the copies of the last position's ok bit equal it
+    generate
+        for (fs = 0; fs < 4; fs = fs + 1) begin : g_flok
+            always @(*) if (f_rst_seen) assert(last_ok[fs] == pok[PN-1]);
         end
     endgenerate
     aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (

@@ -85,6 +85,7 @@ module aes_pipe_stage #(
     input  wire                                          rk_ok,
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0]  rk_addr,
     output wire [127:0]                                  out_data,
+    input  wire [3:0]                                    out_ok,
     input  wire                                          wclr,
     input  wire                                          we,
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0]  waddr,
@@ -112,6 +113,10 @@ module aes_pipe_stage #(
 
     localparam AW     = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
+    // EARLY: the final stage does its AddRoundKey into register ROUND_REGS - 2, so that
+    // out_data comes from a register (ROUND_REGS >= 3; not with block-RAM S-boxes, whose
+    // register 2 is the copy of the RAM outputs); its round key is read one clock earlier
+    localparam EARLY  = (LAST && ROUND_REGS >= 3 && SBOX_IMPL != 2) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
     localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
@@ -141,6 +146,9 @@ module aes_pipe_stage #(
             reg [127:0] ark_data;
             always @(posedge clk) ark_data <= ctl_ok[0] ? (in_data ^ rk_mem) : 128'd0;
             assign out_data = ark_data;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_out_ok = ^out_ok;
+            /* verilator lint_on UNUSEDSIGNAL */
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_ctl = ^{ctl_dec, ctl_byp, rk_ok};
             /* verilator lint_on UNUSEDSIGNAL */
@@ -302,8 +310,11 @@ module aes_pipe_stage #(
                     assign ark_in = byp[1] ? sub_data : mc_out;
                 end else begin : g_r3
                     reg [127:0] mix_data;
+                    // (EARLY: the final stage has no MixColumns, and its AddRoundKey
+                    // moves into this register)
                     always @(posedge clk)
-                        mix_data <= ok[1] ? (byp[1] ? sub_data : mc_out) : 128'd0;
+                        mix_data <= ok[1] ? (EARLY ? (sub_data ^ rk_q) :
+                                             byp[1] ? sub_data : mc_out) : 128'd0;
                     assign ark_in = mix_data;
                 end
             end else begin : g_r4
@@ -351,7 +362,8 @@ module aes_pipe_stage #(
                     end
                 end
                 always @(posedge clk)
-                    mix_data <= ok[SR+2] ? (byp[SR+2] ? delay_data : mc_out) : 128'd0;
+                    mix_data <= ok[SR+2] ? (EARLY ? (delay_data ^ rk_q) :
+                                            byp[SR+2] ? delay_data : mc_out) : 128'd0;
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = delay_data;
@@ -360,14 +372,24 @@ module aes_pipe_stage #(
             end
 
             // ---- AddRoundKey -------------------------------------------------------------------
-            wire [127:0] ark = ark_in ^ rk_q;
+            wire [127:0] ark = EARLY ? ark_in : (ark_in ^ rk_q);
             if (LAST) begin : g_last
                 // into the output buffer; zero unless a valid block without err arrives
-                assign out_data = ark & {128{ok[ROUND_REGS-1]}};
+                // (out_ok: that block's ok bit, one copy per 32-bit slice, so that no
+                // single flip-flop fans out to all 128 bits of the buffer's inputs)
+                for (c = 0; c < 4; c = c + 1) begin : g_gate
+                    assign out_data[32*c +: 32] = ark[32*c +: 32] & {32{out_ok[c]}};
+                end
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_ok_last = ok[ROUND_REGS-1];
+                /* verilator lint_on UNUSEDSIGNAL */
             end else begin : g_reg
                 reg [127:0] ark_data;
                 always @(posedge clk) ark_data <= ok[ROUND_REGS-1] ? ark : 128'd0;
                 assign out_data = ark_data;
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_out_ok = ^out_ok;
+                /* verilator lint_on UNUSEDSIGNAL */
             end
         end
     endgenerate
