@@ -13,7 +13,8 @@
 //   1: [SR SB MC ARK] reg
 //   2: [SR SB] reg [MC ARK] reg
 //   3: [SR SB] reg [MC] reg [ARK] reg
-//   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg
+//   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg (table S-boxes: [SR SB-halves] reg,
+//      [select] reg, [MC] reg, [ARK] reg)
 //   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
 //      [MC ARK] reg
 //   5 .. 7: as 4, with a composite-field S-box (SBOX_IMPL = 1 required) cut by
@@ -22,10 +23,19 @@
 //      stages per round. A bypassed block travels beside the S-boxes in as many registers.
 // With 4, a second register follows the S-boxes with no logic in between: it carries the
 // state from the S-box LUTs to the MixColumns logic, so that route gets a clock of its
-// own. (Registers before the S-boxes do not survive Yosys: memory_dff folds them into
-// the S-box ROM read ports. Duplicated input registers that split the S-box fan-out cost
-// about 75% more LUTs per round: measured, not used.) The final stage J = NR_MAX has no ARK
-// register: its AddRoundKey result `out_data` goes straight into pipe_obuf.
+// own. With table S-boxes (SBOX_IMPL = 0) each S-box is two half tables (aes_sbox_half,
+// top input bit 0 and 1: seven-input functions, one ECP5 PFU per output bit) registered
+// separately (sub_data, sub_hi) with the top bits (sub_sel); the select between them is
+// made on the way into the second register. So the S-box clock holds one PFU of logic
+// and no route inside the S-box (the whole eight-input table needed a second level of
+// slices, and its routes were most of aes128-enc's late endpoints on ECP5); 144 more
+// flip-flops per stage, and fewer LUTs. (A register in front of the S-boxes is folded by
+// Yosys into the S-box ROM read ports unless the S-boxes keep their hierarchy, as here.)
+// The final stage J = NR_MAX has no ARK register: its output goes straight into
+// pipe_obuf. With ROUND_REGS >= 3 (not block RAM) its AddRoundKey moves into register
+// ROUND_REGS - 2 (EARLY; its round key is read one clock earlier), so that out_data is a
+// register gated by the block's ok bit (out_ok, per 32-bit slice); otherwise out_data is
+// the AddRoundKey of the last register and rk_q, gated the same way.
 //
 // Rounds are aligned to the end of the pipeline: a block whose key has Nr < NR_MAX
 // rounds passes stages 1 .. NR_MAX - Nr unchanged (`byp`), then the stage's round key
@@ -38,7 +48,10 @@
 //
 // Data gating: every data register (and rk_q) loads zero unless a valid block without
 // err enters it (ctl_ok; written `ok ? x : 0` so that it maps onto the flip-flops'
-// synchronous reset instead of a LUT per bit), so bubbles, err blocks and everything
+// synchronous reset instead of a LUT per bit), except two kinds whose inputs are gated
+// registers already: the half-table S-box registers (see g_halves) and the final stage's
+// EARLY register (the XOR of two gated registers; a block that a zeroize turned into an
+// err block on the way is zeroed by out_ok); so bubbles, err blocks and everything
 // after a zeroize carry zero data, and no state is left behind once the blocks have passed.
 //
 // Parameters
@@ -59,8 +72,10 @@
 //   ctl_byp          : that block passes this stage unchanged
 //   rk_ok, rk_addr   : J >= 1: the block one clock before its AddRoundKey (valid, no err)
 //                      and its round-key address; J = 0: the accepted block's address
-//   out_data         : J < NR_MAX: the ARK register; J = NR_MAX: the AddRoundKey result
-//                      (combinational from the stage's last register and rk_q)
+//   out_data         : J < NR_MAX: the ARK register; J = NR_MAX: the stage's result for
+//                      the output buffer, zero unless out_ok (see above)
+//   out_ok[3:0]      : J = NR_MAX: copies of the ok bit of the block in the output
+//                      buffer's place (one per 32-bit slice of out_data); unused otherwise
 //   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
 //                      registered in the stage: the write lands one clock later
 //   wclr             : rst or zeroize: cancels the registered write, clears its data
@@ -313,8 +328,8 @@ module aes_pipe_stage #(
                     // (EARLY: the final stage has no MixColumns, and its AddRoundKey
                     // moves into this register)
                     always @(posedge clk)
-                        mix_data <= ok[1] ? (EARLY ? (sub_data ^ rk_q) :
-                                             byp[1] ? sub_data : mc_out) : 128'd0;
+                        mix_data <= EARLY ? (sub_data ^ rk_q) :   // both gated already
+                                    ok[1] ? (byp[1] ? sub_data : mc_out) : 128'd0;
                     assign ark_in = mix_data;
                 end
             end else begin : g_r4
@@ -339,17 +354,24 @@ module aes_pipe_stage #(
                 if (HALVES) begin : g_halves
                     // sub_data takes the low half table's output (or the state of a
                     // bypassed block), sub_hi the high half's, sub_sel the top input bit
-                    // of each byte; the select is made on the way into delay_data
+                    // of each byte; the select is made on the way into delay_data.
+                    // These three are not gated by ok (no synchronous reset: ok[0] would
+                    // drive 272 of them): they hold the half tables of the state in the
+                    // register before them, which is zero for a bubble or an err block
+                    // (in stage 1 it may hold a block not yet accepted), and delay_data,
+                    // gated by ok[1], loads zero for anything but a valid block without err.
                     reg [127:0] sub_hi;
                     reg [15:0]  sub_sel;
-                    wire        go = ok[0] && !byp[0];
                     integer     b;
                     always @(posedge clk) begin
-                        sub_data <= ok[0] ? (byp[0] ? byp_state : sb_lo) : 128'd0;
-                        sub_hi   <= go ? sb_hi : 128'd0;
+                        sub_data <= byp[0] ? byp_state : sb_lo;
+                        sub_hi   <= sb_hi;
                         for (b = 0; b < 16; b = b + 1)
-                            sub_sel[b] <= go && sb_in_a[8*b+7];
+                            sub_sel[b] <= !byp[0] && sb_in_a[8*b+7];
                     end
+                    /* verilator lint_off UNUSEDSIGNAL */
+                    wire unused_ok0 = ok[0];
+                    /* verilator lint_on UNUSEDSIGNAL */
                     wire [127:0] sub_pick;
                     for (c = 0; c < 16; c = c + 1) begin : g_pick
                         assign sub_pick[8*c +: 8] = sub_sel[c] ? sub_hi[8*c +: 8] : sub_data[8*c +: 8];
@@ -362,8 +384,8 @@ module aes_pipe_stage #(
                     end
                 end
                 always @(posedge clk)
-                    mix_data <= ok[SR+2] ? (EARLY ? (delay_data ^ rk_q) :
-                                            byp[SR+2] ? delay_data : mc_out) : 128'd0;
+                    mix_data <= EARLY ? (delay_data ^ rk_q) :     // both gated already
+                                ok[SR+2] ? (byp[SR+2] ? delay_data : mc_out) : 128'd0;
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 assign mc_in   = delay_data;
