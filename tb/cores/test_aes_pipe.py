@@ -633,6 +633,8 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (the aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
 #     rewritten for a core that supports only part of the key sizes/directions
 #     (unsupported -> err=1);
+#   SLOT_W=2 ROUND_REGS=4: the full-size table build (half-table S-boxes, both
+#     directions, bypassed stages): key sizes switching, zeroize;
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
 #   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
 #     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
@@ -651,6 +653,10 @@ CASES = [
      {"AESIP_MCT_RECORDS": "2", "AESIP_NBLOCKS": "500"}),
     ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("verilator", {"DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    # the full-size table build with 4 registers per round (the `r4` synthesis variant):
+    # half-table S-boxes in both directions, stages bypassed for AES-128/192 keys
+    ("verilator", {"SLOT_W": 2, "ROUND_REGS": 4}, False,
+     SLOT_SWITCH + ["test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
     # block-RAM S-boxes (SBOX_IMPL=2, aes_sbox_bram's simulation model): the full-size core
     # (generic tests, key change every block, key loads while streaming, zeroize) and the
