@@ -512,11 +512,13 @@ module aes_pipe #(
     //           earlier (kx_start, kx_start_d; the loader's ld_busy is set with kx_start,
     //           and rst / zeroize stop both);
     //   pb && use_imc: pb follows pa, and rk_k / rk_last do not change in the clock after
-    //           pa (round keys are four expander words apart).
+    //           pa (round keys are four expander words apart); encrypt-only builds
+    //           (DIRECTION 0) write no decryption key, so there it is constant zero and
+    //           the InvMixColumns logic goes away.
     reg  kx_start_d;                    // kx_start one clock ago (no rst / zeroize since)
     wire scrub_wd_n = (rst || zeroize) || (scrub_wd && !(scrub_busy && (&scrub_addr)));
     wire wclr_n     = scrub_wd_n || (!(rst || zeroize) && (kx_start || kx_start_d));
-    wire wimc_n     = !(rst || zeroize) && pa && (rk_k != 4'd0) && !rk_last;
+    wire wimc_n     = (DIRECTION != 0) && !(rst || zeroize) && pa && (rk_k != 4'd0) && !rk_last;
     wire [3:0] wclr_q, wimc_q;
     always @(posedge clk) kx_start_d <= !(rst || zeroize) && kx_start;
     genvar ws;
@@ -667,7 +669,7 @@ module aes_pipe #(
                 assert(scrub_wd == scrub_busy);
                 // the precomputed write-data selects equal what they stand for
                 assert(wclr_q == {4{scrub_wd || zphase}});
-                assert(wimc_q == {4{pb && use_imc}});
+                assert(wimc_q == {4{(DIRECTION != 0) && pb && use_imc}});
                 assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end

@@ -137,17 +137,24 @@ module aes_pipe_stage #(
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
     // The write port is registered here, next to the memory, so that the loader's
-    // broadcast to every stage is a register-to-register path (one clock); the data
-    // register reads zero unless a write is under way (synchronous reset), and wclr
-    // (rst, zeroize) cancels a write in flight.
+    // broadcast to every stage is a register-to-register path (one clock); wclr (rst,
+    // zeroize) cancels a write in flight and clears the data register. The data
+    // register follows wdata one clock behind with no other clear: aes_pipe's write
+    // data holds round-key material only while a key load runs and reads zero
+    // otherwise, so this copy does too, one clock later. (A clear in every clock without
+    // a write, decoded from `we`, drove its 128 synchronous resets across the device:
+    // the critical path of aes128-enc on ECP5 at 138.6 MHz.) Without that clear every
+    // stage's data register has the same input, and Yosys merges them into one 128-bit
+    // register that feeds every stage's memory (aes128-enc: 146.8 MHz); the write still
+    // lands one clock after wdata.
     reg          w_en;
     reg [AW-1:0] w_addr;
     reg [127:0]  w_data;
     always @(posedge clk) begin
         w_en   <= we && !wclr;
         w_addr <= waddr;
-        if (!we || wclr) w_data <= 128'd0;
-        else             w_data <= wdata;
+        if (wclr) w_data <= 128'd0;
+        else      w_data <= wdata;
     end
 
     wire [127:0] rk_mem;
