@@ -17,7 +17,10 @@
 //               between the window and the new word and none behind the key-size select
 //               (a shorter clock period, 64 more flip-flops; the caller supplies key_last);
 //               the last-word decode (i == 4*Nr+3) is then a flip-flop of its own too
-//               (one more flip-flop), not a 6-bit compare in front of the clears
+//               (one more flip-flop), not a 6-bit compare in front of the clears;
+//               2 = as 1, but key_last is taken one clock before start (into x_q, the
+//               S-box input register, which loads key_last in every idle clock): no
+//               select lies between x_q and the S-boxes at all
 //   KEY_SIZE_MAX : largest key_size the caller ever starts (0 AES-128, 1 AES-192, 2
 //               AES-256, the default); a larger key_size is taken as this one. A caller
 //               that only accepts shorter keys (aes_pipe with NR_MAX 10 or 12) sets it so
@@ -31,8 +34,9 @@
 //               callers check the length with aes_keylen first)
 //   key_last  : SUB_AHEAD = 1: the key's last word, word Nk-1 of key_data for key_size
 //               (bits [127:96] / [191:160] / [255:224]), with start; best a register, so
-//               that the first SubWord has no select in front of it. Ignored with
-//               SUB_AHEAD = 0
+//               that the first SubWord has no select in front of it. SUB_AHEAD = 2: that
+//               word in the clock before start (x_q holds it while idle: feed zero when no
+//               load follows). Ignored with SUB_AHEAD = 0
 //   busy      : high from the cycle after start until the last word has been emitted
 //   w_valid   : w_idx / w_data hold expanded word w[w_idx] this cycle
 //   w_last    : with w_valid, marks the final word w[4*Nr+3]
@@ -62,8 +66,8 @@ module aes_key_expand #(
     generate
         `AESIP_CHECK(SBOX_IMPL == 0 || SBOX_IMPL == 1, aes_key_expand_SBOX_IMPL_not_0_or_1,
                      "aes_key_expand: SBOX_IMPL must be 0 or 1")
-        `AESIP_CHECK(SUB_AHEAD == 0 || SUB_AHEAD == 1, aes_key_expand_SUB_AHEAD_not_0_or_1,
-                     "aes_key_expand: SUB_AHEAD must be 0 or 1")
+        `AESIP_CHECK(SUB_AHEAD >= 0 && SUB_AHEAD <= 2, aes_key_expand_SUB_AHEAD_not_0_to_2,
+                     "aes_key_expand: SUB_AHEAD must be 0, 1 or 2")
         `AESIP_CHECK(KEY_SIZE_MAX >= 0 && KEY_SIZE_MAX <= 2, aes_key_expand_KEY_SIZE_MAX_not_0_to_2,
                      "aes_key_expand: KEY_SIZE_MAX must be 0, 1 or 2")
     endgenerate
@@ -121,26 +125,35 @@ module aes_key_expand #(
             // win[9-Nk] ^ win[8-Nk] ^ win[7]. x_q takes it (index k-1), sub_q its SubWord
             // (index k). The first step (index 0, T) takes SubWord of the key's last word,
             // loaded into sub_q at the start (key_last). Both are cleared with the window.
+            // SUB_AHEAD = 2: x_q loads key_last in every idle clock (the caller presents
+            // it the clock before start), so sub_q = SubWord(x_q) always, with no select
+            // in front of the S-boxes (and no s_busy copy).
             reg  [31:0] x_q, sub_q;
             wire [31:0] x_n = (sz == 2'd0) ? (win[4] ^ win[5] ^ win[7]) :
                               (sz == 2'd1) ? (win[2] ^ win[3] ^ win[7]) : (win[0] ^ win[1] ^ win[7]);
             // s_busy: a copy of busy (keep_reg, loaded with busy's next value) for this
             // select alone, so that busy's fan-out (the window, the index) does not lie
             // on the route into the S-boxes
-            wire s_busy;
-            wire busy_n = (rst || zeroize) ? 1'b0 : busy ? !at_last : start;
-            keep_reg #(.W(1)) u_sbusy (.clk(clk), .rst(1'b0), .d(busy_n), .q(s_busy));
-            wire [31:0] s_in = s_busy ? x_q : key_last;
+            wire [31:0] s_in;
+            if (SUB_AHEAD == 1) begin : g_sel
+                wire s_busy;
+                wire busy_n = (rst || zeroize) ? 1'b0 : busy ? !at_last : start;
+                keep_reg #(.W(1)) u_sbusy (.clk(clk), .rst(1'b0), .d(busy_n), .q(s_busy));
+                assign s_in = s_busy ? x_q : key_last;
+            end else begin : g_nosel
+                assign s_in = x_q;
+            end
             wire [31:0] s_out;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
             always @(posedge clk) begin
-                if (rst || zeroize || at_last || (!busy && !start)) begin
-                    x_q   <= 32'd0;
-                    sub_q <= 32'd0;
-                end else begin
-                    x_q   <= busy ? x_n : 32'd0;
-                    sub_q <= s_out;
-                end
+                if (rst || zeroize || at_last || (!busy && !start)) sub_q <= 32'd0;
+                else                                                 sub_q <= s_out;
+            end
+            always @(posedge clk) begin
+                if (rst || zeroize || at_last) x_q <= 32'd0;
+                else if (busy)                 x_q <= x_n;
+                else if (SUB_AHEAD == 2)       x_q <= key_last;
+                else                           x_q <= 32'd0;
             end
             wire [31:0] rot = {sub_q[7:0], sub_q[31:8]};   // RotWord after SubWord (bytewise)
             assign t = (mode == 2'd1) ? (rot ^ {24'd0, rcon}) :

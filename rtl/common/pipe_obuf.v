@@ -161,7 +161,11 @@ module pipe_obuf #(
     wire r_empty_nx = !r_valid || r_to_o;
     wire s_load     = !idle && fifo_empty && s_empty_nx && r_empty_nx;
     wire in_to_s    = in_valid && s_load;
-    wire push       = in_valid && !idle && !s_load;
+    // push = in_valid && !idle && !s_load; the second factor, a function of registers,
+    // is precomputed into the register push_ok (below), so that push is one gate of two
+    // flip-flops on the way to the write address copies of the RAM
+    reg              push_ok;
+    wire push       = in_valid && push_ok;
     // R loads the FIFO head whenever it is empty after the edge: !fifo_empty &&
     // r_empty_nx, a function of registers, precomputed one clock ahead into the register
     // pop_q (below, from the next values of the valid bits and the FIFO-empty flag), so
@@ -171,18 +175,36 @@ module pipe_obuf #(
 
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
     wire [DAW:0]     wr_ptr_up = wr_ptr + 1'b1;
+    localparam [DAW:0] ONE = 1;
     localparam [DAW:0] TWO = 2;
-    wire [DAW:0]     rd_ptr_up = rd_ptr + 1'b1;
+    reg  [DAW:0]     rd_ptr_p1;            // register: rd_ptr + 1
+    wire [DAW:0]     rd_ptr_up = rd_ptr_p1;
     wire [DAW:0]     wr_ptr_dn = wr_ptr - 1'b1;
     // next values of the pointers and of the wipe counter (the registers load them), from
     // which the RAM's address registers are loaded
     wire [DAW:0]     wr_ptr_n    = rst ? {(DAW + 1){1'b0}} : push ? wr_ptr_up : wr_ptr;
     wire [DAW:0]     rd_ptr_n    = rst ? {(DAW + 1){1'b0}} : pop ? rd_ptr_up : rd_ptr;
-    wire             wipe_busy_n = rst || kill || wiping_nx;   // (wiping_nx: below)
+    reg              wnx_q;                // register: wiping_nx (wipe_busy && !&wipe_addr)
+    wire             wipe_busy_n = rst || kill || wnx_q;
     wire [DAW-1:0]   wipe_addr_n = (rst || kill) ? {DAW{1'b0}} :
                                    wipe_busy ? wipe_addr + 1'b1 : wipe_addr;
-    // the data RAM's write address of the next clock: the wipe's, else the write pointer
-    wire [DAW-1:0]   dwa_n       = wipe_busy_n ? wipe_addr_n : wr_ptr_n[DAW-1:0];
+    // The data RAM's write address of the next clock: the wipe's, else the write pointer,
+    // i.e. wipe_busy_n ? wipe_addr_n : wr_ptr_n. Its two candidates (a block pushed or not)
+    // are precomputed into the registers dwa_a / dwa_b, so that the value loaded into
+    // every bank's and slice's address copy is one select of registers by push, rst and
+    // kill: no adder or wipe decode lies before the route to the copies (that path,
+    // wr_ptr -> increment -> selects -> the copies across the device, was aes_pipe's
+    // critical path on ECP5 at 146.8 MHz, aes128-enc).
+    reg  [DAW-1:0]   dwa_a, dwa_b;
+    wire [DAW-1:0]   dwa_n       = (rst || kill) ? {DAW{1'b0}} : push ? dwa_a : dwa_b;
+    wire             wnx_n       = wipe_busy_n && !(&wipe_addr_n);
+    wire [DAW-1:0]   wipe_nn     = wipe_addr_n + 1'b1;
+    wire [DAW-1:0]   wr_ptr_nn   = wr_ptr_n[DAW-1:0] + 1'b1;
+    always @(posedge clk) begin
+        wnx_q <= wnx_n;
+        dwa_a <= wnx_n ? wipe_nn : wr_ptr_nn;
+        dwa_b <= wnx_n ? wipe_nn : wr_ptr_n[DAW-1:0];
+    end
     wire [DAW-1:0]   dbank_n     = dwa_n >> BAW;
     wire [DAW-1:0]   tbank_n     = wr_ptr_n[DAW-1:0] >> BAW;
     wire [DAW-1:0]   rd_bank     = rd_addr >> BAW;
@@ -277,6 +299,7 @@ module pipe_obuf #(
         if (rst) begin
             wr_ptr    <= {(DAW + 1){1'b0}};
             rd_ptr    <= {(DAW + 1){1'b0}};
+            rd_ptr_p1 <= ONE;
             rd_ptr_p2 <= TWO;
             fifo_empty <= 1'b1;
             fifo_one  <= 1'b0;
@@ -285,6 +308,7 @@ module pipe_obuf #(
         end else begin
             wr_ptr    <= wr_ptr_n;
             rd_ptr    <= rd_ptr_n;
+            if (pop) rd_ptr_p1 <= rd_ptr_p2;
             if (pop) rd_ptr_p2 <= rd_ptr_p2 + 1'b1;
             fifo_empty <= fifo_empty_n;
             fifo_one   <= fifo_one_n;
@@ -359,6 +383,11 @@ module pipe_obuf #(
     always @(posedge clk) begin
         if (rst) pop_q <= 1'b0;
         else     pop_q <= pop_n;
+    end
+    // push_ok of the next clock (!idle && !s_load); after reset the buffer is idle
+    always @(posedge clk) begin
+        if (rst) push_ok <= 1'b0;
+        else     push_ok <= !idle_n && !s_load_n;
     end
 
     // valid bits (reset)
@@ -505,7 +534,7 @@ module pipe_obuf #(
                     .q(out_valid_c));
     assign taken         = out_valid_c && m_axis_tready;
     assign wiping        = wipe_busy;
-    assign wiping_nx     = wipe_busy && !(&wipe_addr);
+    assign wiping_nx     = wnx_q;
 
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
@@ -524,6 +553,11 @@ module pipe_obuf #(
         assert(kerr_q == (kill_pend && (rd_ptr != kill_mark)));
         assert(kill_mark_m1 == kill_mark - 1'b1);
         assert(rd_ptr_p2 == rd_ptr + TWO);
+        assert(rd_ptr_p1 == rd_ptr + ONE);
+        assert(push_ok == (!idle && !s_load));
+        assert(wnx_q == (wipe_busy && !(&wipe_addr)));
+        assert(dwa_a == (wnx_q ? wipe_addr + 1'b1 : wr_ptr_up[DAW-1:0]));
+        assert(dwa_b == (wnx_q ? wipe_addr + 1'b1 : wr_ptr[DAW-1:0]));
         // an err block in R or S holds zero data (so the offered block needs no mask)
         if (r_err) assert(r_data == {DW{1'b0}});
         assert(out_valid_c == out_valid);

@@ -59,8 +59,8 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
-//   (50 / 58 / 66); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   read). A legal load keeps key_ready low for 4 * Nr + 11 clocks after the handshake
+//   (51 / 59 / 67); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
@@ -272,6 +272,10 @@ module aes_pipe #(
     wire [AW-1:0]      mem_waddr;
     wire [127:0]       mem_wdata;
 
+    // EA: the final stage does its AddRoundKey into register ROUND_REGS - 2, so that its
+    // output comes from a register (ROUND_REGS >= 3; not with block-RAM S-boxes, whose
+    // register 2 is the copy of the RAM outputs); its round key is read one clock earlier
+    localparam EA = (ROUND_REGS >= 3 && SBOX_IMPL != 2) ? 1 : 0;
     genvar j, k;
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
@@ -300,22 +304,22 @@ module aes_pipe #(
                     assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
                 end
                 // round key for the block two places before this stage's ARK register
-                // (the final stage with ROUND_REGS >= 3, not block RAM, does its ARK one
-                // register earlier: aes_pipe_stage EARLY, so one place earlier still)
-                localparam EA = (j == NR_MAX && ROUND_REGS >= 3 && SBOX_IMPL != 2) ? 1 : 0;
+                // (the final stage does its ARK one register earlier when EA, passed to
+                // aes_pipe_stage as EARLY, so one place earlier still)
                 /* verilator lint_off UNUSEDSIGNAL */
-                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - EA) +: SBW];
+                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - ((j == NR_MAX) ? EA : 0)) +: SBW];
                 /* verilator lint_on UNUSEDSIGNAL */
                 if (j * ROUND_REGS == 1) begin : g_rok_in
                     assign r_ok = in_acc && !in_sb[0];
                 end else begin : g_rok_pos
-                    assign r_ok = pok[(j * ROUND_REGS - 2 - EA) % PN];
+                    assign r_ok = pok[(j * ROUND_REGS - 2 - ((j == NR_MAX) ? EA : 0)) % PN];
                 end
                 assign r_addr = sb_addr(rb[SBW-1:0]);
             end
             aes_pipe_stage #(
                 .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
-                .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j)
+                .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j),
+                .EARLY((j == NR_MAX) ? EA : 0)
             ) u_stage (
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
@@ -369,7 +373,7 @@ module aes_pipe #(
     // its route across the device to the 128 data flip-flops was the critical path of
     // aes128-enc-comp-r5 on ECP5 (138.4 MHz, 4.8 of 7.2 ns one route)
     (* keep *) reg scrub_wd;
-    reg [1:0]    fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
+    reg [2:0]    fin;        // the last write computed 1 / 2 / 3 clocks ago (lands at fin[2])
     reg [AW-1:0] scrub_addr;
     // The output buffer's wipe (2**DAW clocks after rst or zeroize) must end before a
     // block with a new key (a load of >= 46 clocks, then PN clocks in the pipeline) can
@@ -388,7 +392,7 @@ module aes_pipe #(
     reg  [NSLOT-1:0] kr_q;
     assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_hs = key_valid && key_ready;
-    wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
+    wire ld_busy_n = fin[2] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
     wire scrub_n   = scrub_busy && !(&scrub_addr);
     wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
@@ -417,19 +421,20 @@ module aes_pipe #(
     // low), with no enable, so no handshake signal fans out to it. Neither copy holds
     // anything but what the key port presented in the last two clocks; rst and zeroize
     // clear both.
-    // kx_last is the key's last word (the expander's first SubWord input, SUB_AHEAD:
-    // the word its window load places newest, kwin[255:224]), selected by size here so
-    // that no select stands before that S-box.
+    // kx_last0 is the key's last word (the expander's first SubWord input), selected by
+    // size here; SUB_AHEAD = 2 takes it into the S-box input register the clock before
+    // start, so that no select stands before the expander's S-boxes.
     reg [255:0]      kx_key0, kx_key;
-    reg [31:0]       kx_last0, kx_last;
+    reg [31:0]       kx_last0;
     reg [1:0]        kx_size0, kx_size;
     reg              kx_req, kx_start;
     reg [SLOT_W-1:0] kx_slot;
     reg [1:0]        kx_offc;
     // kl_size limited to the sizes this build accepts (a longer key never starts an
     // expansion: kl_fits), so that NR_MAX 10 / 12 builds have no select for the others
-    wire [1:0]  kx_size_w  = (NR_MAX == 10) ? 2'd0 :
-                             (NR_MAX == 12) ? {1'b0, kl_size != 2'd0} : kl_size;
+    // (OFFC_MAX, the largest size this build accepts, is also the expander's KEY_SIZE_MAX)
+    wire [1:0]  kx_size_w  = (OFFC_MAX == 0) ? 2'd0 :
+                             (OFFC_MAX == 1) ? {1'b0, kl_size != 2'd0} : kl_size;
     wire [31:0] key_last_w = (kx_size_w == 2'd0) ? key_data[127:96] :
                              (kx_size_w == 2'd1) ? key_data[191:160] : key_data[255:224];
     always @(posedge clk) begin
@@ -438,14 +443,12 @@ module aes_pipe #(
             kx_last0 <= 32'd0;
             kx_size0 <= 2'd0;
             kx_key   <= 256'd0;
-            kx_last  <= 32'd0;
             kx_size  <= 2'd0;
         end else begin
             kx_key0  <= key_valid ? key_data : 256'd0;
             kx_last0 <= key_valid ? key_last_w : 32'd0;
             kx_size0 <= key_valid ? kx_size_w : 2'd0;
             kx_key   <= kx_key0;
-            kx_last  <= kx_last0;
             kx_size  <= kx_size0;
         end
         kx_req   <= !(rst || zeroize) && key_hs && kl_fits;
@@ -464,11 +467,13 @@ module aes_pipe #(
     // 122.1 / 128.9 MHz (aes128-enc, seeds 1 / 2). Registering the expander's S-box
     // output with a gap clock before each word that needs SubWord was measured and
     // dropped earlier (77.2 / 79.5 MHz, docs/pipe.md); SUB_AHEAD computes SubWord two
-    // clocks ahead instead, with no gap: the same words at the same clocks.
-    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(1),
-                     .KEY_SIZE_MAX((NR_MAX - 10) / 2)) u_kexp (
+    // clocks ahead instead, with no gap: the same words at the same clocks; SUB_AHEAD = 2
+    // also takes the key's last word a clock before start (kx_last0), so no select stands
+    // before its S-boxes (that select was in the expander's 6.6 ns paths at 146.8 MHz).
+    aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(2),
+                     .KEY_SIZE_MAX(OFFC_MAX)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
-        .key_data(kx_key), .key_size(kx_size), .key_last(kx_last), .busy(x_busy),
+        .key_data(kx_key), .key_size(kx_size), .key_last(kx_last0), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
 
     reg [1:0]   ld_offc;
@@ -494,8 +499,8 @@ module aes_pipe #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     // The write (enables, address, data) is computed here and registered (wr_*), then
-    // registered again in each stage next to its memory: a write lands two clocks after
-    // the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
+    // registered twice more in each stage (aes_pipe_stage): a write lands three clocks
+    // after the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
     // stages shares a clock period with anything else. wr_data follows the round-key
     // register in every clock (rst and zeroize clear it): it holds round-key material
     // only while a load runs (rk_hold and wsh are cleared after the last round key, and
@@ -585,7 +590,7 @@ module aes_pipe #(
             rk_last    <= 1'b0;
             pa         <= 1'b0;
             pb         <= 1'b0;
-            fin        <= 2'b00;
+            fin        <= 3'b000;
             scrub_busy <= 1'b1;
             scrub_wd   <= 1'b1;
             scrub_addr <= {AW{1'b0}};
@@ -619,13 +624,13 @@ module aes_pipe #(
             end
             pa <= x_valid && (x_idx[1:0] == 2'd3);
             pb <= pa;
-            fin <= {fin[0], pb && rk_last};
+            fin <= {fin[1:0], pb && rk_last};
             if (pb && rk_last) begin
                 wsh     <= 96'd0;
                 rk_hold <= 128'd0;
                 rk_last <= 1'b0;
             end
-            if (fin[1]) begin           // the slot's last round key is in its memory
+            if (fin[2]) begin           // the slot's last round key is in its memory
                 ld_busy <= 1'b0;
                 ld_busy_in <= 1'b0;
                 slot_ok[ld_slot] <= 1'b1;

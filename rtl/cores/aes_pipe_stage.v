@@ -63,6 +63,10 @@
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (per block, ctl_dec)
 //   ROUND_REGS : 1 .. 7 registers per round stage (see above; 5 .. 7 need SBOX_IMPL 1)
 //   J          : stage index, 0 .. NR_MAX
+//   EARLY      : 1 = the final stage does its AddRoundKey into register ROUND_REGS - 2
+//                (see above; needs J = NR_MAX, ROUND_REGS >= 3 and SBOX_IMPL != 2, whose
+//                register 2 is the copy of the RAM outputs); default 0. aes_pipe decides
+//                it, since it also reads the round key one clock earlier for it.
 // Ports (NREG = 1 for J = 0, else ROUND_REGS; entry k of a ctl_* vector describes the
 // block that enters the stage's register k at the next edge, k = 0 the first)
 //   clk              : clock (no reset: the stage holds no control state)
@@ -77,7 +81,7 @@
 //   out_ok[3:0]      : J = NR_MAX: copies of the ok bit of the block in the output
 //                      buffer's place (one per 32-bit slice of out_data); unused otherwise
 //   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
-//                      registered in the stage: the write lands one clock later
+//                      registered twice in the stage: the write lands two clocks later
 //   wclr             : rst or zeroize: cancels the registered write, clears its data
 // Timing: 1 (J = 0) or ROUND_REGS clocks through the stage (J = NR_MAX: ROUND_REGS - 1
 // registers, the last one is the output buffer's).
@@ -90,7 +94,8 @@ module aes_pipe_stage #(
     parameter NR_MAX     = 14,
     parameter DIRECTION  = 2,
     parameter ROUND_REGS = 1,
-    parameter J          = 1
+    parameter J          = 1,
+    parameter EARLY      = 0
 ) (
     input  wire                                          clk,
     input  wire [127:0]                                  in_data,
@@ -124,38 +129,42 @@ module aes_pipe_stage #(
                      "aes_pipe_stage: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
         `AESIP_CHECK(J >= 0 && J <= NR_MAX, aes_pipe_stage_J_out_of_range,
                      "aes_pipe_stage: J must be 0 .. NR_MAX")
+        `AESIP_CHECK(EARLY == 0 || (J == NR_MAX && ROUND_REGS >= 3 && SBOX_IMPL != 2), aes_pipe_stage_EARLY_not_allowed,
+                     "aes_pipe_stage: EARLY needs J = NR_MAX, ROUND_REGS >= 3 and SBOX_IMPL != 2")
     endgenerate
 
     localparam AW     = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
-    // EARLY: the final stage does its AddRoundKey into register ROUND_REGS - 2, so that
-    // out_data comes from a register (ROUND_REGS >= 3; not with block-RAM S-boxes, whose
-    // register 2 is the copy of the RAM outputs); its round key is read one clock earlier
-    localparam EARLY  = (LAST && ROUND_REGS >= 3 && SBOX_IMPL != 2) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
     localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
-    // The write port is registered here, next to the memory, so that the loader's
-    // broadcast to every stage is a register-to-register path (one clock); wclr (rst,
-    // zeroize) cancels a write in flight and clears the data register. The data
-    // register follows wdata one clock behind with no other clear: aes_pipe's write
-    // data holds round-key material only while a key load runs and reads zero
-    // otherwise, so this copy does too, one clock later. (A clear in every clock without
-    // a write, decoded from `we`, drove its 128 synchronous resets across the device:
-    // the critical path of aes128-enc on ECP5 at 138.6 MHz.) Without that clear every
-    // stage's data register has the same input, and Yosys merges them into one 128-bit
-    // register that feeds every stage's memory (aes128-enc: 146.8 MHz); the write still
-    // lands one clock after wdata.
-    reg          w_en;
-    reg [AW-1:0] w_addr;
-    reg [127:0]  w_data;
+    // The write port is registered twice here, so that the loader's broadcast to every
+    // stage is two register-to-register paths: the first level (w1_*) has the same
+    // inputs in every stage but the enable, and Yosys merges the stages' copies of its
+    // address and data into one register, which the placer puts between the loader and
+    // the stages; the second level (w_*, the data a keep_reg per stage) sits next to the
+    // stage's memory. A write lands two clocks after wdata. wclr (rst, zeroize) cancels
+    // both writes in flight and clears both data registers. Neither data register has
+    // another clear: aes_pipe's write data holds round-key material only while a key
+    // load runs and reads zero otherwise, so these copies do too, one and two clocks
+    // later. (A clear in every clock without a write, decoded from `we`, drove 128
+    // synchronous resets per stage across the device: the critical path of aes128-enc on
+    // ECP5 at 138.6 MHz. With one level, merged into one register for all stages, the
+    // routes into and out of that register were 6.3 and 6.2 ns at 146.8 MHz.)
+    reg          w1_en, w_en;
+    reg [AW-1:0] w1_addr, w_addr;
+    reg [127:0]  w1_data;
+    wire [127:0] w_data;
     always @(posedge clk) begin
-        w_en   <= we && !wclr;
-        w_addr <= waddr;
-        if (wclr) w_data <= 128'd0;
-        else      w_data <= wdata;
+        w1_en   <= we && !wclr;
+        w1_addr <= waddr;
+        if (wclr) w1_data <= 128'd0;
+        else      w1_data <= wdata;
+        w_en    <= w1_en && !wclr;
+        w_addr  <= w1_addr;
     end
+    keep_reg #(.W(128)) u_wdata (.clk(clk), .rst(wclr), .d(w1_data), .q(w_data));
 
     wire [127:0] rk_mem;
     aes_pipe_rkmem #(.AW(AW)) u_mem (
