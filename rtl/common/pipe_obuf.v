@@ -174,7 +174,8 @@ module pipe_obuf #(
     wire pop        = pop_q;
 
     wire [DAW-1:0]   rd_addr  = rd_ptr[DAW-1:0];
-    wire [DAW:0]     wr_ptr_up = wr_ptr + 1'b1;
+    reg  [DAW:0]     wr_ptr_p1, wr_ptr_p2; // registers: wr_ptr + 1, wr_ptr + 2
+    wire [DAW:0]     wr_ptr_up = wr_ptr_p1;
     localparam [DAW:0] ONE = 1;
     localparam [DAW:0] TWO = 2;
     reg  [DAW:0]     rd_ptr_p1;            // register: rd_ptr + 1
@@ -197,9 +198,16 @@ module pipe_obuf #(
     // critical path on ECP5 at 146.8 MHz, aes128-enc).
     reg  [DAW-1:0]   dwa_a, dwa_b;
     wire [DAW-1:0]   dwa_n       = (rst || kill) ? {DAW{1'b0}} : push ? dwa_a : dwa_b;
-    wire             wnx_n       = wipe_busy_n && !(&wipe_addr_n);
-    wire [DAW-1:0]   wipe_nn     = wipe_addr_n + 1'b1;
-    wire [DAW-1:0]   wr_ptr_nn   = wr_ptr_n[DAW-1:0] + 1'b1;
+    // their next values: wnx_n = wipe_busy_n && !(&wipe_addr_n), written as a compare
+    // of the register (while wnx_q the wipe counter moves, so wipe_addr_n is all ones
+    // exactly when wipe_addr is all ones minus one); wipe_nn = wipe_addr_n + 1 and
+    // wr_ptr_nn = wr_ptr_n + 1 from parallel increments and the registers wr_ptr_p1 / _p2
+    // (no increment behind another: two in a row were 8.1 ns on ECP5)
+    localparam [DAW-1:0] WA_LAST_M1 = {DAW{1'b1}} - 1'b1;
+    wire             wnx_n       = rst || kill || (wnx_q && (wipe_addr != WA_LAST_M1));
+    wire [DAW-1:0]   wipe_nn     = (rst || kill) ? {{(DAW-1){1'b0}}, 1'b1} :
+                                   wipe_busy ? wipe_addr + TWO[DAW-1:0] : wipe_addr + 1'b1;
+    wire [DAW-1:0]   wr_ptr_nn   = push ? wr_ptr_p2[DAW-1:0] : wr_ptr_p1[DAW-1:0];
     always @(posedge clk) begin
         wnx_q <= wnx_n;
         dwa_a <= wnx_n ? wipe_nn : wr_ptr_nn;
@@ -301,6 +309,8 @@ module pipe_obuf #(
             rd_ptr    <= {(DAW + 1){1'b0}};
             rd_ptr_p1 <= ONE;
             rd_ptr_p2 <= TWO;
+            wr_ptr_p1 <= ONE;
+            wr_ptr_p2 <= TWO;
             fifo_empty <= 1'b1;
             fifo_one  <= 1'b0;
             wipe_busy <= 1'b1;
@@ -309,6 +319,8 @@ module pipe_obuf #(
             wr_ptr    <= wr_ptr_n;
             rd_ptr    <= rd_ptr_n;
             if (pop) rd_ptr_p1 <= rd_ptr_p2;
+            if (push) wr_ptr_p1 <= wr_ptr_p2;
+            if (push) wr_ptr_p2 <= wr_ptr_p2 + 1'b1;
             if (pop) rd_ptr_p2 <= rd_ptr_p2 + 1'b1;
             fifo_empty <= fifo_empty_n;
             fifo_one   <= fifo_one_n;
@@ -359,6 +371,7 @@ module pipe_obuf #(
     // next values of the valid bits and the FIFO-empty flag (as the registers below
     // load them outside reset), and from them s_load and adv of the next clock
     wire k_valid_n    = k_valid ? !out_free : (h_valid && !out_free);
+    wire out_valid_n  = out_free ? (k_valid || h_valid) : out_valid;
     wire s_valid_n    = in_to_s || (s_valid && !s_to_o);
     wire r_valid_n    = pop || (r_valid && !r_to_o);
     wire adv_n        = !k_valid_n;
@@ -478,22 +491,24 @@ module pipe_obuf #(
 
     // The data of R, the offered block, K and O, per slice of SLICE_W bits. Each slice
     // has its own copies of the registers that steer those DW-bit registers (R's enable
-    // pop_q and clear (pop ? kerr_q : r_to_o), the RAM's bank select, the valid bits of S, R and K),
-    // loaded from the same next values (keep_reg, so synthesis keeps them apart): one
-    // select for all DW bits crossed the device, e.g. r_valid -> the offered block ->
-    // K's data, 7.9 ns with a 3.9 ns route on ECP5 (aes_pipe aes128-enc).
+    // pop_q and clear (pop ? kerr_q : r_to_o), the RAM's bank select, the valid bits of S,
+    // R and K, and O's valid bit for O's enable, !out_valid || m_axis_tready), loaded
+    // from the same next values (keep_reg, so synthesis keeps them apart): one select
+    // for all DW bits crossed the device, e.g. r_valid -> the offered block -> K's data,
+    // 7.9 ns with a 3.9 ns route on ECP5, and O's enable from O's own valid bit, 7.9 ns
+    // (aes_pipe aes128-enc).
     wire [DAW-1:0] rd_bank_n = rd_ptr_n[DAW-1:0] >> BAW;
     genvar gd;
     generate
         for (gd = 0; gd < NS; gd = gd + 1) begin : g_dsl
             localparam LO = gd * SLICE_W;
             localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
-            wire           pop_c, rclr_c, sv_c, rv_c, kv_c;
+            wire           pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c;
             wire [DAW-1:0] rb_c;
-            keep_reg #(.W(DAW + 5)) u_ctl (
+            keep_reg #(.W(DAW + 6)) u_ctl (
                 .clk(clk), .rst(rst),
-                .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, rd_bank_n}),
-                .q({pop_c, rclr_c, sv_c, rv_c, kv_c, rb_c}));
+                .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, out_valid_n, rd_bank_n}),
+                .q({pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c, rb_c}));
             reg  [W-1:0] r_d, k_d, o_d;
             wire [W-1:0] head_d = rd_data_all[DW * rb_c + LO +: W];
             wire [W-1:0] h_d    = sv_c ? s_data[LO +: W] : rv_c ? r_d : in_data[LO +: W];
@@ -507,7 +522,7 @@ module pipe_obuf #(
             end
             always @(posedge clk) begin
                 if (rst) o_d <= {W{1'b0}};
-                else if (out_free) o_d <= kv_c ? k_d : h_d;
+                else if (!ov_c || m_axis_tready) o_d <= kv_c ? k_d : h_d;   // out_free
             end
             assign r_data[LO +: W]   = r_d;
             assign out_data[LO +: W] = o_d;
@@ -515,7 +530,7 @@ module pipe_obuf #(
             always @(*) if (f_rst_seen) begin
                 assert(pop_c == pop_q);
                 assert(rclr_c == ((!fifo_empty && r_empty_nx) ? kerr_q : r_to_o));
-                assert(sv_c == s_valid && rv_c == r_valid && kv_c == k_valid);
+                assert(sv_c == s_valid && rv_c == r_valid && kv_c == k_valid && ov_c == out_valid);
                 assert(rb_c == rd_bank);
             end
 `endif
@@ -530,8 +545,7 @@ module pipe_obuf #(
     // valid bit, the route across the device to the counter was aes_pipe's critical path
     // on ECP5, 8.1 ns with a 5.6 ns route)
     wire out_valid_c;
-    keep_reg u_ovc (.clk(clk), .rst(rst), .d(out_free ? (k_valid || h_valid) : out_valid),
-                    .q(out_valid_c));
+    keep_reg u_ovc (.clk(clk), .rst(rst), .d(out_valid_n), .q(out_valid_c));
     assign taken         = out_valid_c && m_axis_tready;
     assign wiping        = wipe_busy;
     assign wiping_nx     = wnx_q;
@@ -554,6 +568,8 @@ module pipe_obuf #(
         assert(kill_mark_m1 == kill_mark - 1'b1);
         assert(rd_ptr_p2 == rd_ptr + TWO);
         assert(rd_ptr_p1 == rd_ptr + ONE);
+        assert(wr_ptr_p1 == wr_ptr + ONE);
+        assert(wr_ptr_p2 == wr_ptr + TWO);
         assert(push_ok == (!idle && !s_load));
         assert(wnx_q == (wipe_busy && !(&wipe_addr)));
         assert(dwa_a == (wnx_q ? wipe_addr + 1'b1 : wr_ptr_up[DAW-1:0]));

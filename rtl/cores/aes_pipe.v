@@ -59,8 +59,8 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 11 clocks after the handshake
-//   (51 / 59 / 67); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
+//   read). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
+//   (50 / 58 / 66); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
 `timescale 1ns / 1ps
@@ -373,7 +373,7 @@ module aes_pipe #(
     // its route across the device to the 128 data flip-flops was the critical path of
     // aes128-enc-comp-r5 on ECP5 (138.4 MHz, 4.8 of 7.2 ns one route)
     (* keep *) reg scrub_wd;
-    reg [2:0]    fin;        // the last write computed 1 / 2 / 3 clocks ago (lands at fin[2])
+    reg [1:0]    fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
     reg [AW-1:0] scrub_addr;
     // The output buffer's wipe (2**DAW clocks after rst or zeroize) must end before a
     // block with a new key (a load of >= 46 clocks, then PN clocks in the pipeline) can
@@ -392,7 +392,7 @@ module aes_pipe #(
     reg  [NSLOT-1:0] kr_q;
     assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_hs = key_valid && key_ready;
-    wire ld_busy_n = fin[2] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
+    wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
     wire scrub_n   = scrub_busy && !(&scrub_addr);
     wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
@@ -499,8 +499,8 @@ module aes_pipe #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     // The write (enables, address, data) is computed here and registered (wr_*), then
-    // registered twice more in each stage (aes_pipe_stage): a write lands three clocks
-    // after the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
+    // registered again in each stage next to its memory: a write lands two clocks after
+    // the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
     // stages shares a clock period with anything else. wr_data follows the round-key
     // register in every clock (rst and zeroize clear it): it holds round-key material
     // only while a load runs (rk_hold and wsh are cleared after the last round key, and
@@ -590,7 +590,7 @@ module aes_pipe #(
             rk_last    <= 1'b0;
             pa         <= 1'b0;
             pb         <= 1'b0;
-            fin        <= 3'b000;
+            fin        <= 2'b00;
             scrub_busy <= 1'b1;
             scrub_wd   <= 1'b1;
             scrub_addr <= {AW{1'b0}};
@@ -624,13 +624,13 @@ module aes_pipe #(
             end
             pa <= x_valid && (x_idx[1:0] == 2'd3);
             pb <= pa;
-            fin <= {fin[1:0], pb && rk_last};
+            fin <= {fin[0], pb && rk_last};
             if (pb && rk_last) begin
                 wsh     <= 96'd0;
                 rk_hold <= 128'd0;
                 rk_last <= 1'b0;
             end
-            if (fin[2]) begin           // the slot's last round key is in its memory
+            if (fin[1]) begin           // the slot's last round key is in its memory
                 ld_busy <= 1'b0;
                 ld_busy_in <= 1'b0;
                 slot_ok[ld_slot] <= 1'b1;

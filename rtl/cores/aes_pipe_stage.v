@@ -81,7 +81,7 @@
 //   out_ok[3:0]      : J = NR_MAX: copies of the ok bit of the block in the output
 //                      buffer's place (one per 32-bit slice of out_data); unused otherwise
 //   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
-//                      registered twice in the stage: the write lands two clocks later
+//                      registered in the stage: the write lands one clock later
 //   wclr             : rst or zeroize: cancels the registered write, clears its data
 // Timing: 1 (J = 0) or ROUND_REGS clocks through the stage (J = NR_MAX: ROUND_REGS - 1
 // registers, the last one is the output buffer's).
@@ -139,32 +139,26 @@ module aes_pipe_stage #(
     localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
-    // The write port is registered twice here, so that the loader's broadcast to every
-    // stage is two register-to-register paths: the first level (w1_*) has the same
-    // inputs in every stage but the enable, and Yosys merges the stages' copies of its
-    // address and data into one register, which the placer puts between the loader and
-    // the stages; the second level (w_*, the data a keep_reg per stage) sits next to the
-    // stage's memory. A write lands two clocks after wdata. wclr (rst, zeroize) cancels
-    // both writes in flight and clears both data registers. Neither data register has
-    // another clear: aes_pipe's write data holds round-key material only while a key
-    // load runs and reads zero otherwise, so these copies do too, one and two clocks
-    // later. (A clear in every clock without a write, decoded from `we`, drove 128
-    // synchronous resets per stage across the device: the critical path of aes128-enc on
-    // ECP5 at 138.6 MHz. With one level, merged into one register for all stages, the
-    // routes into and out of that register were 6.3 and 6.2 ns at 146.8 MHz.)
-    reg          w1_en, w_en;
-    reg [AW-1:0] w1_addr, w_addr;
-    reg [127:0]  w1_data;
-    wire [127:0] w_data;
+    // The write port is registered here, next to the memory, so that the loader's
+    // broadcast to every stage is a register-to-register path (one clock); wclr (rst,
+    // zeroize) cancels a write in flight and clears the data register. The data
+    // register follows wdata one clock behind with no other clear: aes_pipe's write
+    // data holds round-key material only while a key load runs and reads zero
+    // otherwise, so this copy does too, one clock later. (A clear in every clock without
+    // a write, decoded from `we`, drove its 128 synchronous resets across the device:
+    // the critical path of aes128-enc on ECP5 at 138.6 MHz.) Without that clear every
+    // stage's data register has the same input, and Yosys merges them into one 128-bit
+    // register that feeds every stage's memory (aes128-enc: 146.8 MHz); the write still
+    // lands one clock after wdata.
+    reg          w_en;
+    reg [AW-1:0] w_addr;
+    reg [127:0]  w_data;
     always @(posedge clk) begin
-        w1_en   <= we && !wclr;
-        w1_addr <= waddr;
-        if (wclr) w1_data <= 128'd0;
-        else      w1_data <= wdata;
-        w_en    <= w1_en && !wclr;
-        w_addr  <= w1_addr;
+        w_en   <= we && !wclr;
+        w_addr <= waddr;
+        if (wclr) w_data <= 128'd0;
+        else      w_data <= wdata;
     end
-    keep_reg #(.W(128)) u_wdata (.clk(clk), .rst(wclr), .d(w1_data), .q(w_data));
 
     wire [127:0] rk_mem;
     aes_pipe_rkmem #(.AW(AW)) u_mem (

@@ -53,8 +53,8 @@ def load_params(dut) -> None:
 
 
 def load_clocks(kb: int) -> int:
-    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 11."""
-    return 4 * NR[kb] + 11
+    """Clocks key_ready stays low after a legal load's handshake (docs/pipe.md): 4 Nr + 10."""
+    return 4 * NR[kb] + 10
 
 
 def key_supported(key: bytes | None) -> bool:
