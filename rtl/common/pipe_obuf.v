@@ -51,8 +51,8 @@
 //   * The RAM is built of banks of 2**BANK_AW entries and slices of SLICE_W data bits,
 //     each with its own registered copies of the write address, the bank select, the
 //     wipe flag and the read address, loaded from the next values of the pointers and
-//     the wipe counter. So no LUT stands between a flip-flop and a LUT-RAM address pin,
-//     and one LUT (the registered select with in_valid) before a write enable; a single
+//     the wipe counter. So no LUT stands between a flip-flop and a LUT-RAM address pin
+//     or write enable (the data RAM writes its free entry in every clock); a single
 //     address select for the whole RAM drove 512 write-address pins of aes_pipe's
 //     128-bit x 64-entry buffer on ECP5 and was most of its endpoints later than 5.75 ns.
 //
@@ -132,7 +132,9 @@ module pipe_obuf #(
 
     reg             s_valid, s_err;        // skid register S (from the input)
     reg [TAG_W-1:0] s_tag;
-    reg [DW-1:0]     s_data;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [DW-1:0]    s_data;               // S's data (the slices' registers, g_dsl; read by formal)
+    /* verilator lint_on UNUSEDSIGNAL */
     reg             r_valid, r_err;        // head register R (from the RAM)
     reg [TAG_W-1:0] r_tag;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -217,12 +219,17 @@ module pipe_obuf #(
     wire [DAW-1:0]   tbank_n     = wr_ptr_n[DAW-1:0] >> BAW;
     wire [DAW-1:0]   rd_bank     = rd_addr >> BAW;
 
-    // RAM write ports: every arriving block is written into the free entry at the write
-    // pointer, whether it is pushed or goes into O or S (then wr_ptr does not move and the
-    // entry stays free). The credits guarantee that entry is free whenever in_valid is high
-    // (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, and O is
-    // full whenever the FIFO is not empty, so the FIFO never fills).
-    // The write enable is therefore the registered in_valid alone, not the push decision.
+    // RAM write ports: the entry at the write pointer is written in every clock, with the
+    // arriving block or, without one, zero data (in_data's contract) and a stale tag;
+    // a block is written whether it is pushed or goes into O or S (then wr_ptr does not
+    // move and the entry stays free). The credits guarantee that this entry is always
+    // free (the FIFO, S, R, K and O together never hold more than 2**DAW + 1 blocks, O
+    // is full whenever the FIFO is not empty, and R or S is full whenever the FIFO is
+    // not empty, so the FIFO never holds more than 2**DAW - 1 entries: a formal
+    // property below). The write enable is therefore the registered bank select alone:
+    // no decision, and not in_valid either (from the last pipeline position, its route
+    // to 128 write enables was aes_pipe's critical path on ECP5, 8.0 ns, 6 ns of it one
+    // route).
     // The wipe has priority on the data RAM (a block pushed while the RAM is wiped
     // carries err, so its data is not needed: it reads as zero through its flag).
     // Distributed RAM: an inferred block RAM has no output register in Yosys (its
@@ -251,7 +258,7 @@ module pipe_obuf #(
                     .d({dwa_n[BAW-1:0], rd_ptr_n[BAW-1:0], dbank_n == BI, wipe_busy_n}),
                     .q({wa_q, ra_q, sel_q, wipe_q}));
                 always @(posedge clk) begin
-                    if (sel_q && (wipe_q || in_valid)) mem[wa_q] <= wipe_q ? {W{1'b0}} : in_data[LO +: W];
+                    if (sel_q) mem[wa_q] <= wipe_q ? {W{1'b0}} : in_data[LO +: W];
                 end
                 assign rd_data_all[gb * DW + LO +: W] = mem[ra_q];
 `ifdef FORMAL
@@ -273,7 +280,7 @@ module pipe_obuf #(
                 .d({wr_ptr_n[BAW-1:0], rd_ptr_n[BAW-1:0], tbank_n == BI}),
                 .q({wa_q, ra_q, sel_q}));
             always @(posedge clk) begin
-                if (sel_q && in_valid) tmem[wa_q] <= {in_err, in_tag};
+                if (sel_q) tmem[wa_q] <= {in_err, in_tag};
             end
             assign rd_te_all[gb * (TAG_W + 1) +: TAG_W + 1] = tmem[ra_q];
 `ifdef FORMAL
@@ -379,16 +386,8 @@ module pipe_obuf #(
     wire r_to_o_n     = adv_n && !s_valid_n && r_valid_n;
     wire r_empty_nx_n = !r_valid_n || r_to_o_n;       // r_empty_nx of the next clock
     wire s_load_n     = !idle_n && fifo_empty_n && (!s_valid_n || adv_n) && r_empty_nx_n;
-    reg  s_load_q, s_ce_q;                 // s_load and s_load || adv of this clock
-    always @(posedge clk) begin
-        if (rst) begin
-            s_load_q <= 1'b0;              // after reset: idle, so s_load = 0, adv = 1
-            s_ce_q   <= 1'b1;
-        end else begin
-            s_load_q <= s_load_n;
-            s_ce_q   <= s_load_n || adv_n;
-        end
-    end
+    // (s_load and s_load || adv of the next clock go into each data slice's copies,
+    // g_dsl; after reset the buffer is idle, so s_load = 0 and adv = 1)
     // pop of the next clock, from the same next values (R's data clear of the next
     // clock, pop ? kerr_q : r_to_o, is loaded into each data slice's rclr_c, g_dsl);
     // after reset the FIFO is empty and R too
@@ -426,16 +425,11 @@ module pipe_obuf #(
     // and the select of its next value come from registers (and kill): S loads in_data
     // if s_load (zero when no block arrives), else zero when it empties or was empty
     // (adv: S is handed over if it holds a block).
-    // s_load and adv are precomputed into registers (s_load_q, s_ce_q) from the next
-    // values of the valid bits and the FIFO-empty flag, so that only kill lies between a
-    // register and the DW enables and selects of S (the same values as s_load and
-    // s_load || adv: a formal property at the end of the module).
-    wire s_ce = kill || s_ce_q;
-    wire s_in = !kill && s_load_q;
-    always @(posedge clk) begin
-        if (rst) s_data <= {DW{1'b0}};
-        else if (s_ce) s_data <= in_data & {DW{s_in}};
-    end
+    // s_load and s_load || adv are precomputed into registers from the next values of
+    // the valid bits and the FIFO-empty flag, one copy per data slice (S's data registers
+    // are in g_dsl), so that only kill lies between a register and the DW enables and
+    // selects of S (formal properties in g_dsl tie the copies to s_load and adv; one
+    // pair for all DW enables was 7.9 ns on ECP5, aes_pipe aes128-enc).
     always @(posedge clk) begin
         if (kill) s_err <= 1'b1;
         else if (in_to_s) s_err <= in_err;
@@ -503,15 +497,23 @@ module pipe_obuf #(
         for (gd = 0; gd < NS; gd = gd + 1) begin : g_dsl
             localparam LO = gd * SLICE_W;
             localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
-            wire           pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c;
+            wire           pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c, sl_c, sce_c;
             wire [DAW-1:0] rb_c;
-            keep_reg #(.W(DAW + 6)) u_ctl (
+            keep_reg #(.W(DAW + 8), .RST({3'b000, 1'b0, 1'b0, 1'b0, 1'b0, 1'b1, {DAW{1'b0}}})) u_ctl (
                 .clk(clk), .rst(rst),
-                .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, out_valid_n, rd_bank_n}),
-                .q({pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c, rb_c}));
-            reg  [W-1:0] r_d, k_d, o_d;
+                .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, out_valid_n,
+                    s_load_n, s_load_n || adv_n, rd_bank_n}),
+                .q({pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c, sl_c, sce_c, rb_c}));
+            reg  [W-1:0] s_d, r_d, k_d, o_d;
+            // S: loads in_data if s_load (zero when no block arrives), else zero when it
+            // empties or was empty; kill clears it
+            always @(posedge clk) begin
+                if (rst) s_d <= {W{1'b0}};
+                else if (kill || sce_c) s_d <= in_data[LO +: W] & {W{!kill && sl_c}};
+            end
+            assign s_data[LO +: W] = s_d;
             wire [W-1:0] head_d = rd_data_all[DW * rb_c + LO +: W];
-            wire [W-1:0] h_d    = sv_c ? s_data[LO +: W] : rv_c ? r_d : in_data[LO +: W];
+            wire [W-1:0] h_d    = sv_c ? s_d : rv_c ? r_d : in_data[LO +: W];
             always @(posedge clk) begin
                 if (rst || kill || rclr_c) r_d <= {W{1'b0}};
                 else if (pop_c) r_d <= head_d;
@@ -531,6 +533,7 @@ module pipe_obuf #(
                 assert(pop_c == pop_q);
                 assert(rclr_c == ((!fifo_empty && r_empty_nx) ? kerr_q : r_to_o));
                 assert(sv_c == s_valid && rv_c == r_valid && kv_c == k_valid && ov_c == out_valid);
+                assert(sl_c == s_load && sce_c == (s_load || adv));
                 assert(rb_c == rd_bank);
             end
 `endif
@@ -559,8 +562,6 @@ module pipe_obuf #(
         // (assumed by the stand-alone harness formal/pipe_obuf_fv.v, asserted of the
         // core's last pipeline position in formal/aes_pipe.sby)
         if (!in_valid || in_err) assert(in_data == {DW{1'b0}});
-        assert(s_load_q == s_load);
-        assert(s_ce_q == (s_load || adv));
         assert(pop_q == (!fifo_empty && r_empty_nx));
         assert(fifo_empty == (wr_ptr == rd_ptr));
         assert(fifo_one == (wr_ptr == rd_ptr_up));
@@ -569,6 +570,9 @@ module pipe_obuf #(
         assert(rd_ptr_p2 == rd_ptr + TWO);
         assert(rd_ptr_p1 == rd_ptr + ONE);
         assert(wr_ptr_p1 == wr_ptr + ONE);
+        // the FIFO never holds more than 2**DAW - 1 entries: the entry at the write
+        // pointer is always free (the RAMs write it in every clock)
+        assert(wr_ptr != {!rd_ptr[DAW], rd_ptr[DAW-1:0]});
         assert(wr_ptr_p2 == wr_ptr + TWO);
         assert(push_ok == (!idle && !s_load));
         assert(wnx_q == (wipe_busy && !(&wipe_addr)));
