@@ -294,11 +294,8 @@ module aes_pipe #(
     // ------------------------------------------------------------------------------
     wire [128*NST-1:0] st_d;
     wire [NST-1:0]     st_we;
-    // the loader's write address and data, one copy per group of up to four stages
-    // (WG groups; see the loader)
-    localparam WG = (NST + 3) / 4;
-    wire [AW*WG-1:0]   mem_waddr;
-    wire [128*WG-1:0]  mem_wdata;
+    wire [AW-1:0]      mem_waddr;
+    wire [127:0]       mem_wdata;
 
     // EA: the final stage does its AddRoundKey into register ROUND_REGS - 2, so that its
     // output comes from a register (ROUND_REGS >= 3; not with block-RAM S-boxes, whose
@@ -352,8 +349,7 @@ module aes_pipe #(
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
                 .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]), .out_ok(last_ok),
-                .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr[AW*(j/4) +: AW]),
-                .wdata(mem_wdata[128*(j/4) +: 128])
+                .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
     endgenerate
@@ -530,9 +526,8 @@ module aes_pipe #(
     // The write (enables, address, data) is computed here and registered (wr_*), then
     // registered again in each stage next to its memory: a write lands two clocks after
     // the cycle that computes it, and neither the InvMixColumns nor the broadcast to the
-    // stages shares a clock period with anything else. wr_data (the copies in g_wgrp)
-    // follows the round-key register in every clock (rst and zeroize clear it): it
-    // holds round-key material
+    // stages shares a clock period with anything else. wr_data follows the round-key
+    // register in every clock (rst and zeroize clear it): it holds round-key material
     // only while a load runs (rk_hold and wsh are cleared after the last round key, and
     // read zero outside loads; the scrub and the zero-key writes send zero). It is not
     // cleared in the clocks without a write: that clear, decoded from the loader's state
@@ -591,23 +586,18 @@ module aes_pipe #(
             /* verilator lint_on WIDTHEXPAND */
         end
     endgenerate
-    // The write address and data registers come in one copy per group of up to four
-    // stages (keep_reg; the stages of a group then share one merged copy of their own
-    // write-data register, aes_pipe_stage): with one copy for all stages, the routes
-    // into and out of the stages' merged register were 6.4 / 6.5 ns on ECP5 at 152.4
-    // MHz (aes128-enc), the placer keeping one register for the whole pipeline.
     reg [NST-1:0] wr_we;
-    always @(posedge clk) wr_we <= (rst || zeroize) ? {NST{1'b0}} : wr_we_d;
-    assign st_we = wr_we;
-    genvar wg;
-    generate
-        for (wg = 0; wg < WG; wg = wg + 1) begin : g_wgrp
-            keep_reg #(.W(AW)) u_wa (.clk(clk), .rst(1'b0), .d(wr_addr_d),
-                                     .q(mem_waddr[AW*wg +: AW]));
-            keep_reg #(.W(128)) u_wd (.clk(clk), .rst(rst || zeroize), .d(wr_data_d),
-                                      .q(mem_wdata[128*wg +: 128]));
-        end
-    endgenerate
+    reg [AW-1:0]  wr_addr;
+    reg [127:0]   wr_data;
+    always @(posedge clk) begin
+        wr_we   <= (rst || zeroize) ? {NST{1'b0}} : wr_we_d;
+        wr_addr <= wr_addr_d;
+        if (rst || zeroize) wr_data <= 128'd0;
+        else                wr_data <= wr_data_d;
+    end
+    assign st_we     = wr_we;
+    assign mem_waddr = wr_addr;
+    assign mem_wdata = wr_data;
     wire   wr_clr    = rst || zeroize;
 
     always @(posedge clk) begin
