@@ -80,14 +80,9 @@ module pipe_credits #(
     wire [CW-1:0] w_up   = w + 1'b1;
     wire [CW-1:0] w_dn   = w - 1'b1;
     wire [CW:0]   w_x    = {1'b0, w};
-    // compares of the register with constants (no adder in front of a compare: w + 2 <
-    // CAP as an addition and a compare was the credit counter's 6.3 ns path on ECP5,
-    // aes_pipe aes128-enc)
-    localparam [CW:0] CAP_M1 = CAPV - ONE;              // CAP >= 1
-    localparam [CW:0] CAP_M2 = (CAP >= 2) ? CAPV - TWO : {(CW + 1){1'b0}};
-    wire          room_up = (CAP >= 2) && (w_x < CAP_M2); // after w + 1: (w + 1) + 1 < CAP
-    wire          room_eq = w_x < CAP_M1;                 // after w:      w + 1 < CAP
-    wire          room_dn = w_x < CAPV;                   // after w - 1: (w - 1) + 1 < CAP
+    wire          room_up = (w_x + TWO) < CAPV;          // after w + 1: (w + 1) + 1 < CAP
+    wire          room_eq = (w_x + ONE) < CAPV;          // after w:      w + 1 < CAP
+    wire          room_dn = w_x < CAPV;                  // after w - 1: (w - 1) + 1 < CAP
 
     always @(posedge clk) begin
         if (rst) begin

@@ -239,37 +239,12 @@ module aes_pipe #(
     // shift every clock, so after the edge they are the block being accepted and
     // positions 0 .. PN-4 now. The OR tree over the positions (spread over the whole
     // pipeline) then ends in a register, away from the key port.
-    // The OR over positions 0 .. PN-4 is itself pipelined: infl_part holds, per group of
-    // IG positions, the slots of the group's positions now, a register loaded from the
-    // positions one place earlier (the positions shift every clock; place -1 is the
-    // block being accepted), so each partial OR sits with its positions and the OR into
-    // inflight_m1 is over NIG registers (the whole tree in one clock was a 6.2 ns path on
-    // ECP5 at 152.4 MHz, aes128-enc). The formal property on kr_q checks the result
-    // against the positions themselves.
-    localparam IG  = 8;
-    localparam NIG = (PN - 3 + IG - 1) / IG;      // groups covering positions 0 .. PN-4
-    reg [NSLOT*NIG-1:0] infl_part;
-    integer pg;
-    always @(posedge clk) begin
-        if (rst) infl_part <= {NSLOT*NIG{1'b0}};
-        else for (pg = 0; pg < NIG; pg = pg + 1) begin
-            infl_part[NSLOT*pg +: NSLOT] <= {NSLOT{1'b0}};
-            for (p = pg * IG; p < pg * IG + IG && p <= PN - 4; p = p + 1) begin
-                if (p == 0) begin
-                    if (in_acc) infl_part[NSLOT*pg + in_slot] <= 1'b1;
-                end else if (pv[p-1]) begin
-                    infl_part[NSLOT*pg + psb[SBW*(p-1)+4 +: SLOT_W]] <= 1'b1;
-                end
-            end
-        end
-    end
     reg [NSLOT-1:0] inflight_m1_nx;
-    integer pq;
     always @(*) begin
         inflight_m1_nx = {NSLOT{1'b0}};
         if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
-        for (pq = 0; pq < NIG; pq = pq + 1)
-            inflight_m1_nx = inflight_m1_nx | infl_part[NSLOT*pq +: NSLOT];
+        for (p = 0; p <= PN - 4; p = p + 1)
+            if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
     end
     reg [NSLOT-1:0] inflight_m1;
     always @(posedge clk) begin
