@@ -499,7 +499,8 @@ module pipe_obuf #(
             localparam W  = (DW - LO < SLICE_W) ? DW - LO : SLICE_W;
             wire           pop_c, rclr_c, sv_c, rv_c, kv_c, ov_c, sl_c, sce_c;
             wire [DAW-1:0] rb_c;
-            keep_reg #(.W(DAW + 8), .RST({3'b000, 1'b0, 1'b0, 1'b0, 1'b0, 1'b1, {DAW{1'b0}}})) u_ctl (
+            // reset: all clear but the S enable copy (idle after reset: s_load 0, adv 1)
+            keep_reg #(.W(DAW + 8), .RST({7'b0000000, 1'b1, {DAW{1'b0}}})) u_ctl (
                 .clk(clk), .rst(rst),
                 .d({pop_n, pop_n ? kerr_n : r_to_o_n, s_valid_n, r_valid_n, k_valid_n, out_valid_n,
                     s_load_n, s_load_n || adv_n, rd_bank_n}),
