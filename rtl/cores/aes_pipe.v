@@ -280,6 +280,7 @@ module aes_pipe #(
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
             localparam NREG = (j == 0) ? 1 : ROUND_REGS;
+            localparam EJ   = (j == NR_MAX) ? EA : 0;   // this stage's EARLY
             wire [NREG-1:0] c_ok, c_dec, c_byp;
             wire            r_ok;
             wire [AW-1:0]   r_addr;
@@ -304,22 +305,22 @@ module aes_pipe #(
                     assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
                 end
                 // round key for the block two places before this stage's ARK register
-                // (the final stage does its ARK one register earlier when EA, passed to
+                // (the final stage does its ARK one register earlier when EJ, passed to
                 // aes_pipe_stage as EARLY, so one place earlier still)
                 /* verilator lint_off UNUSEDSIGNAL */
-                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - ((j == NR_MAX) ? EA : 0)) +: SBW];
+                wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - EJ) +: SBW];
                 /* verilator lint_on UNUSEDSIGNAL */
                 if (j * ROUND_REGS == 1) begin : g_rok_in
                     assign r_ok = in_acc && !in_sb[0];
                 end else begin : g_rok_pos
-                    assign r_ok = pok[(j * ROUND_REGS - 2 - ((j == NR_MAX) ? EA : 0)) % PN];
+                    assign r_ok = pok[(j * ROUND_REGS - 2 - EJ) % PN];
                 end
                 assign r_addr = sb_addr(rb[SBW-1:0]);
             end
             aes_pipe_stage #(
                 .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
                 .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j),
-                .EARLY((j == NR_MAX) ? EA : 0)
+                .EARLY(EJ)
             ) u_stage (
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
