@@ -675,11 +675,14 @@ def _parse_param(s: str) -> tuple[str, int | str]:
 
 # Timing census: nextpnr's --detailed-timing-report lists, for every net, the arrival
 # time (min, max, in ns after the launching clock edge) at each of its sinks. The sinks
-# that are register inputs (TRELLIS_FF DI/M/CE/LSR, LUT-RAM write ports) are the timing
+# that are register inputs (TRELLIS_FF DI/M/CE/LSR, LUT-RAM write ports, DP16KD inputs) are the timing
 # endpoints; grouping them by register name (indices replaced by #) shows how many of a
 # design's endpoints a given clock period would fail, and which registers they are,
 # rather than only the single critical path.
 _CENSUS_FF_PORTS = ("DI", "M", "CE", "LSR")
+# block-RAM (DP16KD) inputs sampled at the clock: address, clock enable, output-register
+# reset, write data and enable
+_CENSUS_BRAM_PORT = re.compile(r"^(AD[AB]\d+|CE[AB]|RST[AB]|DI[AB]\d+|WE[AB])$")
 
 
 def endpoint_census(report: dict, period_ns: float) -> list[dict]:
@@ -691,7 +694,8 @@ def endpoint_census(report: dict, period_ns: float) -> list[dict]:
         for e in net.get("endpoints", []):
             cell, port = e["cell"], e["port"]
             if not (("TRELLIS_FF" in cell and port in _CENSUS_FF_PORTS)
-                    or port.startswith("WAD") or port.startswith("WD") or port == "WRE"):
+                    or port.startswith("WAD") or port.startswith("WD") or port == "WRE"
+                    or _CENSUS_BRAM_PORT.match(port)):
                 continue
             t = max(e["delay"])
             if t > worst.get((cell, port), float("-inf")):

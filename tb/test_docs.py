@@ -239,7 +239,8 @@ def test_gbps_join():
 
 
 def test_endpoint_census():
-    """`aesip synth --census`: register inputs (FF DI/M/CE/LSR, LUT-RAM write ports) of a
+    """`aesip synth --census`: register inputs (FF DI/M/CE/LSR, LUT-RAM write ports, DP16KD
+    address / enable / reset / write inputs, not its clock) of a
     nextpnr detailed timing report later than the period, grouped by register name with
     the indices folded; a LUT input is not an endpoint, and a register counts once (its
     latest arrival) however many nets reach it."""
@@ -253,14 +254,18 @@ def test_endpoint_census():
         {"net": "b", "driver": "y", "port": "Q", "endpoints": [
             {"cell": "g_st[1].sub_TRELLIS_FF_Q_3", "port": "M", "delay": [1.0, 7.0]},
             {"cell": "u_obuf.data_mem.0.1$DPRAM_COMB0", "port": "WAD1", "delay": [2.0, 8.25]},
-            {"cell": "u_obuf.data_mem.0.1$DPRAM_COMB0", "port": "A", "delay": [2.0, 9.5]}]}]}
+            {"cell": "u_obuf.data_mem.0.1$DPRAM_COMB0", "port": "A", "delay": [2.0, 9.5]}]},
+        {"net": "c", "driver": "z", "port": "Q", "endpoints": [
+            {"cell": "g_st[3].u_bram.u_dp16kd", "port": "ADA4", "delay": [1.0, 7.75]},
+            {"cell": "g_st[3].u_bram.u_dp16kd", "port": "CLKA", "delay": [1.0, 9.0]}]}]}
     groups = synth.endpoint_census(rep, 5.5)
     assert groups == [
         {"group": "u_obuf.data_mem.#.#$DPRAM_COMB#", "port": "WAD1", "count": 1, "worst_ns": 8.25},
+        {"group": "g_st[#].u_bram.u_dp#kd", "port": "ADA4", "count": 1, "worst_ns": 7.75},
         {"group": "g_st[#].sub_TRELLIS_FF_Q_#", "port": "M", "count": 2, "worst_ns": 7.5}]
     assert synth.endpoint_census(rep, 10.0) == []
     text = synth.format_census("pipe", 5.5, groups, limit=1)
-    assert "3 endpoints later than 5.5 ns" in text and "1 more groups" in text
+    assert "4 endpoints later than 5.5 ns" in text and "2 more groups" in text
 
 
 def test_synth_seeds():

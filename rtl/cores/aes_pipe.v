@@ -282,16 +282,21 @@ module aes_pipe #(
             localparam NREG = (j == 0) ? 1 : ROUND_REGS;
             localparam EJ   = (j == NR_MAX) ? EA : 0;   // this stage's EARLY
             wire [NREG-1:0] c_ok, c_dec, c_byp;
+            wire            c_dec_nx;   // dec of the block entering register 0 a clock later
             wire            r_ok;
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                // stage 0 loads every valid input block without err, accepted or
-                // not: s_axis_tready (credits and the key-load hold-off) is then not
-                // on the path to its 128 data flip-flops. A block that is not accepted
-                // has no valid bit (pv[0] = in_acc), so stage 1 loads zero in its place.
-                assign c_ok   = s_axis_tvalid && !in_err;
+                // stage 0 loads every valid input block, accepted or not, err or not:
+                // neither s_axis_tready (credits and the key-load hold-off) nor the
+                // slot check (slot_ok[in_slot]) is then on the path to its 128 data
+                // flip-flops. A block that is not accepted has no valid bit (pv[0] =
+                // in_acc), and an err block no ok bit (pok[0]), so stage 1 loads zero
+                // in its place: its stage-0 value (in ^ the slot's round key 0) is
+                // never passed on and is overwritten in the next clock.
+                assign c_ok   = s_axis_tvalid;
                 assign c_dec  = in_dec;
                 assign c_byp  = 1'b0;
+                assign c_dec_nx = 1'b0;
                 assign r_ok   = 1'b0;
                 assign r_addr = sb_addr(in_sb);
             end else begin : g_next
@@ -304,6 +309,11 @@ module aes_pipe #(
                     assign c_dec[k] = b[1];
                     assign c_byp[k] = sb_byp(j, b[SBW-1:0]);
                 end
+                // (the sideband shifts one position per clock, its dec bit unchanged)
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire [SBW-1:0] bn = pos_all[(SBW+1)*((j - 1) * ROUND_REGS) +: SBW];
+                /* verilator lint_on UNUSEDSIGNAL */
+                assign c_dec_nx = bn[1];
                 // round key for the block two places before this stage's ARK register
                 // (the final stage does its ARK one register earlier when EJ, passed to
                 // aes_pipe_stage as EARLY, so one place earlier still)
@@ -323,7 +333,7 @@ module aes_pipe #(
                 .EARLY(EJ)
             ) u_stage (
                 .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
-                .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_byp(c_byp),
+                .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_dec_nx(c_dec_nx), .ctl_byp(c_byp),
                 .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]), .out_ok(last_ok),
                 .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );

@@ -16,7 +16,8 @@
 //   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg (table S-boxes: [SR SB-halves] reg,
 //      [select] reg, [MC] reg, [ARK] reg)
 //   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
-//      [MC ARK] reg
+//      [MC ARK] reg (decryption: InvMixColumns as MixColumns of y ^ {04}y ^ {04}y', the
+//      {04}y bytes read from the same RAM words; see g_r4_bram)
 //   5 .. 7: as 4, with a composite-field S-box (SBOX_IMPL = 1 required) cut by
 //      ROUND_REGS - 4 registers of its own (aes_sbox_comp REGS: after its norm d, after
 //      its products, after its input map): the paper-style deep pipeline of 5 .. 7 short
@@ -51,7 +52,10 @@
 // synchronous reset instead of a LUT per bit), except two kinds whose inputs are gated
 // registers already: the half-table S-box registers (see g_halves) and the final stage's
 // EARLY register (the XOR of two gated registers; a block that a zeroize turned into an
-// err block on the way is zeroed by out_ok); so bubbles, err blocks and everything
+// err block on the way is zeroed by out_ok), and the block RAMs' address registers with
+// SBOX_IMPL = 2 (whose outputs are cleared instead, see g_r4_bram). Stage 0's ctl_ok is
+// the input's valid bit (aes_pipe: an err block's stage-0 value goes no further, stage 1
+// loads zero for it). So bubbles, err blocks and everything
 // after a zeroize carry zero data, and no state is left behind once the blocks have passed.
 //
 // Parameters
@@ -71,8 +75,11 @@
 // block that enters the stage's register k at the next edge, k = 0 the first)
 //   clk              : clock (no reset: the stage holds no control state)
 //   in_data          : state of the block entering register 0
-//   ctl_ok[NREG-1:0] : that block is valid and has no err
+//   ctl_ok[NREG-1:0] : that block is valid and has no err (J = 0: that block is valid)
 //   ctl_dec          : that block decrypts
+//   ctl_dec_nx       : dec bit of the block that enters register 0 one clock later (the
+//                      one now a place earlier); read with SBOX_IMPL = 2 and DIRECTION = 2
+//                      only (registered copies of ctl_dec[0] per block RAM)
 //   ctl_byp          : that block passes this stage unchanged
 //   rk_ok, rk_addr   : J >= 1: the block one clock before its AddRoundKey (valid, no err)
 //                      and its round-key address; J = 0: the accepted block's address
@@ -101,6 +108,7 @@ module aes_pipe_stage #(
     input  wire [127:0]                                  in_data,
     input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_ok,
     input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_dec,
+    input  wire                                          ctl_dec_nx,
     input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_byp,
     input  wire                                          rk_ok,
     input  wire [SLOT_W+((DIRECTION == 2) ? 1 : 0)-1:0]  rk_addr,
@@ -136,6 +144,9 @@ module aes_pipe_stage #(
     localparam AW     = SLOT_W + ((DIRECTION == 2) ? 1 : 0);
     localparam LAST   = (J == NR_MAX) ? 1 : 0;
     localparam HAS_MC = (J >= 1 && J < NR_MAX) ? 1 : 0;
+    // MixColumns direction: block-RAM S-boxes feed MixColumns only (InvMixColumns is
+    // formed from the RAMs' second byte, see g_r4_bram)
+    localparam MC_DIR = (SBOX_IMPL == 2) ? 0 : DIRECTION;
     localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
@@ -175,7 +186,7 @@ module aes_pipe_stage #(
             wire unused_out_ok = ^out_ok;
             /* verilator lint_on UNUSEDSIGNAL */
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_ctl = ^{ctl_dec, ctl_byp, rk_ok};
+            wire unused_ctl = ^{ctl_dec, ctl_dec_nx, ctl_byp, rk_ok};
             /* verilator lint_on UNUSEDSIGNAL */
         end else begin : g_round
             // ---- round key, registered one clock before its AddRoundKey ----------------------
@@ -189,6 +200,7 @@ module aes_pipe_stage #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire [ROUND_REGS-1:0] dec = ctl_dec;
             wire [ROUND_REGS-1:0] byp = ctl_byp;
+            wire unused_dec_nx = ctl_dec_nx;    // (read by g_r4_bram only)
             /* verilator lint_on UNUSEDSIGNAL */
 
             // ---- byte-level functions --------------------------------------------------------
@@ -268,7 +280,7 @@ module aes_pipe_stage #(
             wire         mc_dec;
             if (HAS_MC) begin : g_mc
                 for (c = 0; c < 4; c = c + 1) begin : g_c
-                    aes_mixcolumn #(.DIR(DIRECTION)) u_mc (
+                    aes_mixcolumn #(.DIR(MC_DIR)) u_mc (
                         .in(mc_in[32*c +: 32]), .inv(mc_dec), .out(mc_out[32*c +: 32]));
                 end
             end else begin : g_nomc
@@ -288,24 +300,63 @@ module aes_pipe_stage #(
                 //   register 2: copy_data, a fabric copy of the RAM outputs (no logic in
                 //               between: the route from the RAM row gets a clock of its own)
                 //   register 3: ark_data = MixColumns -> AddRoundKey
-                // Register 0 (the RAMs' address registers, which have no reset) loads zero
-                // unless a valid, not bypassed block enters it; register 1 (the output
-                // registers, synchronous clear) reads zero unless one enters it. A bypassed
-                // block takes three fabric registers (byp_a/b/c, zero otherwise) and is
-                // ORed in before the AddRoundKey, where the other input is then zero.
-                wire go = ok[0] && !byp[0];
-                assign sb_in_a = go ? shift_rows(in_data, dec[0]) : 128'd0;
-                assign sb_dec  = go && dec[0];
-                wire         sb_clr = !(ok[1] && !byp[1]);
-                wire [127:0] sb_q;          // the block RAMs' output registers
+                // Register 0 (the RAMs' address registers, no reset) is not gated: its
+                // input, the previous stage's ARK register, is zero for bubbles and err
+                // blocks already, and a bypassed block's state passes through it for one
+                // clock while the output register clears. Register 1 (the output
+                // registers, synchronous clear) reads zero unless a valid, not bypassed
+                // block without err enters it. A bypassed block takes three fabric
+                // registers (byp_a/b/c, zero otherwise) and is ORed in before the
+                // AddRoundKey, where the other input is then zero.
+                // Each RAM has its own copies (keep_reg, loaded a clock ahead) of the
+                // output register's clear, !(ok[1] && !byp[1]) from ok[0] / byp[0] (wclr,
+                // rst or zeroize, clears every ok bit of the next clock), and with
+                // DIRECTION = 2 of the block's dec bit (from ctl_dec_nx): no control
+                // flip-flop fans out over the whole stage on the way to the RAMs.
+                // Decryption (BX4): InvMixColumns(y) = MixColumns(z) with
+                // z_i = y_i ^ {04}y_i ^ {04}y_(i+2) (rows i of a column; FIPS-197's
+                // InvMixColumns matrix is the MixColumns matrix times circ(05, 00, 04, 00)),
+                // and the RAM word holds {04} x InvS(x) beside InvS(x) (aes_sbox_bram X4;
+                // zero for the forward S-box, where z = y): one MixColumns for both
+                // directions and no direction select after the RAMs.
+                localparam BX4 = (DIRECTION != 0 && HAS_MC) ? 1 : 0;
+                wire         sb_go_nx = ok[0] && !byp[0] && !wclr;
+                wire [127:0] sb_q;          // the block RAMs' output registers: y
+                wire [127:0] sb_h;          // and {04} x y of an inverse lookup (BX4)
+                assign sb_in_a = shift_rows(in_data, dec[0]);
+                assign sb_dec  = dec[0];
                 // two S-boxes (bytes 2c and 2c+1) per aes_sbox_bram
                 for (c = 0; c < 8; c = c + 1) begin : g_bram
-                    aes_sbox_bram #(.DIR(DIRECTION)) u_bram (
+                    wire [15:0] addr_c;     // this RAM's two input bytes
+                    wire        dec_c;      // and their direction
+                    if (DIRECTION == 2) begin : g_dec_copy
+                        keep_reg #(.W(1)) u_dec (
+                            .clk(clk), .rst(1'b0), .d(ctl_dec_nx), .q(dec_c));
+                        /* verilator lint_off UNUSEDSIGNAL */
+                        wire [127:0] sr_c = shift_rows(in_data, dec_c);   // (2 bytes read)
+                        wire unused_sb = ^{sb_in_a, sb_dec};   // (the copies are read)
+                        /* verilator lint_on UNUSEDSIGNAL */
+                        assign addr_c = sr_c[16*c +: 16];
+                    end else begin : g_dec_fixed
+                        assign dec_c  = sb_dec;
+                        assign addr_c = sb_in_a[16*c +: 16];
+                    end
+                    wire clr_c;
+                    keep_reg #(.W(1)) u_clr (
+                        .clk(clk), .rst(1'b0), .d(!sb_go_nx), .q(clr_c));
+                    wire [8*(1+BX4)-1:0] ya, yb;
+                    aes_sbox_bram #(.DIR(DIRECTION), .X4(BX4)) u_bram (
                         .clk(clk),
-                        .a_in(sb_in_a[16*c +: 8]), .a_inv(sb_dec), .a_clr(sb_clr), .a_en(1'b1),
-                        .a_out(sb_q[16*c +: 8]),
-                        .b_in(sb_in_a[16*c+8 +: 8]), .b_inv(sb_dec), .b_clr(sb_clr), .b_en(1'b1),
-                        .b_out(sb_q[16*c+8 +: 8]));
+                        .a_in(addr_c[7:0]), .a_inv(dec_c), .a_clr(clr_c), .a_en(1'b1),
+                        .a_out(ya),
+                        .b_in(addr_c[15:8]), .b_inv(dec_c), .b_clr(clr_c), .b_en(1'b1),
+                        .b_out(yb));
+                    assign sb_q[16*c +: 16] = {yb[7:0], ya[7:0]};
+                    if (BX4) begin : g_x4
+                        assign sb_h[16*c +: 16] = {yb[8*BX4 +: 8], ya[8*BX4 +: 8]};
+                    end else begin : g_nx4
+                        assign sb_h[16*c +: 16] = 16'd0;
+                    end
                 end
                 reg [127:0] byp_a, byp_b, byp_c, copy_data;
                 always @(posedge clk) begin
@@ -314,8 +365,21 @@ module aes_pipe_stage #(
                     byp_c     <= ok[2] ? byp_b : 128'd0;
                     copy_data <= ok[2] ? sb_q : 128'd0;
                 end
-                assign mc_in   = copy_data;
-                assign mc_dec  = dec[3];
+                if (BX4) begin : g_z
+                    reg [127:0] copy_h;     // the copy of sb_h
+                    always @(posedge clk) copy_h <= ok[2] ? sb_h : 128'd0;
+                    for (c = 0; c < 16; c = c + 1) begin : g_zb
+                        // byte c = row c % 4 of column c / 4; row + 2 is byte c ^ 2
+                        assign mc_in[8*c +: 8] = copy_data[8*c +: 8] ^ copy_h[8*c +: 8]
+                                               ^ copy_h[8*(c ^ 2) +: 8];
+                    end
+                end else begin : g_nz
+                    /* verilator lint_off UNUSEDSIGNAL */
+                    wire unused_h = ^sb_h;
+                    /* verilator lint_on UNUSEDSIGNAL */
+                    assign mc_in = copy_data;
+                end
+                assign mc_dec  = 1'b0;      // (MixColumns only: MC_DIR = 0)
                 assign ark_in  = mc_out | byp_c;
             end else if (ROUND_REGS == 1) begin : g_r1
                 assign sb_in_a = shift_rows(in_data, dec[0]);

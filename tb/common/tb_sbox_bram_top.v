@@ -12,6 +12,7 @@
 //   a_out1 / b_out1    : DIR=1 (inverse only) outputs
 //   a_out2 / b_out2    : DIR=2 (inv selects) outputs
 //   a_q0 .. b_q2       : the same three with OUT_REG = 0
+//   a_x2 / b_x2        : DIR=2 with X4 = 1 (16 bits: the S-box byte, {04} x InvS above it)
 `timescale 1ns / 1ps
 `default_nettype none
 module tb_sbox_bram_top (
@@ -35,7 +36,9 @@ module tb_sbox_bram_top (
     output wire [7:0] a_q1,
     output wire [7:0] b_q1,
     output wire [7:0] a_q2,
-    output wire [7:0] b_q2
+    output wire [7:0] b_q2,
+    output wire [15:0] a_x2,
+    output wire [15:0] b_x2
 );
     aes_sbox_bram #(.DIR(0)) u_fwd (
         .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_out0),
@@ -55,5 +58,8 @@ module tb_sbox_bram_top (
     aes_sbox_bram #(.DIR(2), .OUT_REG(0)) u_both_q (
         .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_q2),
         .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_q2));
+    aes_sbox_bram #(.DIR(2), .X4(1)) u_both_x4 (
+        .clk(clk), .a_in(a_in), .a_inv(a_inv), .a_clr(a_clr), .a_en(a_en), .a_out(a_x2),
+        .b_in(b_in), .b_inv(b_inv), .b_clr(b_clr), .b_en(b_en), .b_out(b_x2));
 endmodule
 `default_nettype wire

