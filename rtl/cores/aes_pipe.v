@@ -286,14 +286,13 @@ module aes_pipe #(
             wire            r_ok;
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                // stage 0 loads every valid input block, accepted or not, err or not:
-                // neither s_axis_tready (credits and the key-load hold-off) nor the
-                // slot check (slot_ok[in_slot]) is then on the path to its 128 data
-                // flip-flops. A block that is not accepted has no valid bit (pv[0] =
-                // in_acc), and an err block no ok bit (pok[0]), so stage 1 loads zero
-                // in its place: its stage-0 value (in ^ the slot's round key 0) is
-                // never passed on and is overwritten in the next clock.
-                assign c_ok   = s_axis_tvalid;
+                // stage 0 loads every valid input block without err, accepted or
+                // not: s_axis_tready (credits and the key-load hold-off) is then not
+                // on the path to its 128 data flip-flops. A block that is not accepted
+                // has no valid bit (pv[0] = in_acc), so stage 1 loads zero in its place.
+                // (Loading err blocks too, so that the slot check is off the clears,
+                // was measured and dropped: docs/pipe.md, 2026-12-04.)
+                assign c_ok   = s_axis_tvalid && !in_err;
                 assign c_dec  = in_dec;
                 assign c_byp  = 1'b0;
                 assign c_dec_nx = 1'b0;

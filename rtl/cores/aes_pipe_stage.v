@@ -53,9 +53,7 @@
 // registers already: the half-table S-box registers (see g_halves) and the final stage's
 // EARLY register (the XOR of two gated registers; a block that a zeroize turned into an
 // err block on the way is zeroed by out_ok), and the block RAMs' address registers with
-// SBOX_IMPL = 2 (whose outputs are cleared instead, see g_r4_bram). Stage 0's ctl_ok is
-// the input's valid bit (aes_pipe: an err block's stage-0 value goes no further, stage 1
-// loads zero for it). So bubbles, err blocks and everything
+// SBOX_IMPL = 2 (whose outputs are cleared instead, see g_r4_bram); so bubbles, err blocks and everything
 // after a zeroize carry zero data, and no state is left behind once the blocks have passed.
 //
 // Parameters
@@ -75,7 +73,7 @@
 // block that enters the stage's register k at the next edge, k = 0 the first)
 //   clk              : clock (no reset: the stage holds no control state)
 //   in_data          : state of the block entering register 0
-//   ctl_ok[NREG-1:0] : that block is valid and has no err (J = 0: that block is valid)
+//   ctl_ok[NREG-1:0] : that block is valid and has no err
 //   ctl_dec          : that block decrypts
 //   ctl_dec_nx       : dec bit of the block that enters register 0 one clock later (the
 //                      one now a place earlier); read with SBOX_IMPL = 2 and DIRECTION = 2
