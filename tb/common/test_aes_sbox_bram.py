@@ -5,7 +5,8 @@
   tb/common/tb_sbox_bram_top.v (DIR 0, 1 and 2 on the same inputs), on Verilator and
   Icarus: every entry on both ports and in both directions, the two-clock latency, and
   the per-port synchronous clear of the output register and the per-port read enable;
-  the same with OUT_REG = 0 (one clock, the clear sampled with the address).
+  the same with OUT_REG = 0 (one clock, the clear sampled with the address); and DIR 2
+  with X4 = 1 (16-bit words: {04} x InvS(x) above InvS(x), the forward entries alone).
 * The ECP5 (DP16KD) and 7-series (RAMB18E1) wrappers: the simulation models that ship
   with Yosys have no behaviour for these primitives (share/ecp5/cells_sim.v declares
   DP16KD as a blackbox; share/xilinx/cells_sim.v has only ports, parameters and timing for
@@ -13,10 +14,12 @@
   its family, and the test checks that it becomes exactly one primitive and nothing else,
   with the output register enabled, the clear on the output register's reset, the read
   enable on the port's clock enable, the address on the right pins, and every one of the 512 table entries in the primitive's
-  initialisation parameters equal to the FIPS-197 S-box / inverse S-box.
+  initialisation parameters equal to the FIPS-197 S-box / inverse S-box; with X4 = 1
+  the 16 data pins of each port and the 16-bit words.
 
 Expected values: tb/common/fips197.py (the S-box computed from its FIPS-197 definition),
-spot-checked against the values printed in FIPS-197 Figures 7 and 14.
+spot-checked against the values printed in FIPS-197 Figures 7 and 14; {04} x v by
+FIPS-197 4.2.1 (xtime twice).
 """
 from __future__ import annotations
 
