@@ -182,6 +182,20 @@ def _table_from_params(target: str, params: dict) -> list[int]:
     return words
 
 
+def _one_primitive(target: str, dir_: int, tag: str, out_reg: int = 1, x4: int = 0):
+    """Synthesize the wrapper for its family and check that it is exactly one primitive
+    of the family and nothing else; returns (its parameters, its connections, the
+    module's net bits by name)."""
+    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_{tag}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    prim = FAMILIES[target][2]
+    mod = _synth_netlist(target, dir_, tmp, out_reg, x4)["modules"]["aes_sbox_bram"]
+    cells = list(mod["cells"].values())
+    assert [c["type"] for c in cells] == [prim], f"{target}: cells {[c['type'] for c in cells]}"
+    nets = {name: n["bits"] for name, n in mod["netnames"].items()}
+    return cells[0]["parameters"], cells[0]["connections"], nets
+
+
 @pytest.mark.parametrize("out_reg", [1, 0], ids=lambda r: f"OUT_REG{r}")
 @pytest.mark.parametrize("dir_", [0, 1, 2], ids=lambda d: f"DIR{d}")
 @pytest.mark.parametrize("target", list(FAMILIES))
@@ -191,17 +205,10 @@ def test_sbox_bram_primitive(target, dir_, out_reg):
     the output-latch resets on 7-series, RSTA/RSTB on ECP5), read enables on the ports'
     clock enables, address {inv, byte} on the
     word-address pins, and the 512 entries equal to the FIPS-197 tables."""
-    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_{out_reg}"
-    tmp.mkdir(parents=True, exist_ok=True)
-    _, _, prim, clr_pins = FAMILIES[target]
+    clr_pins = FAMILIES[target][3]
     if target == "xc7" and not out_reg:
         clr_pins = ("RSTRAMARSTRAM", "RSTRAMB")
-    mod = _synth_netlist(target, dir_, tmp, out_reg)["modules"]["aes_sbox_bram"]
-    cells = list(mod["cells"].values())
-    assert [c["type"] for c in cells] == [prim], f"{target}: cells {[c['type'] for c in cells]}"
-    cell = cells[0]
-    p, conn = cell["parameters"], cell["connections"]
-    nets = {name: n["bits"] for name, n in mod["netnames"].items()}
+    p, conn, nets = _one_primitive(target, dir_, str(out_reg), out_reg)
     if target == "ecp5":
         regmode = "OUTREG" if out_reg else "NOREG"
         assert p["REGMODE_A"] == regmode and p["REGMODE_B"] == regmode
@@ -239,14 +246,7 @@ def test_sbox_bram_primitive_x4(target, dir_):
     """X4 = 1 (aes_pipe's block-RAM rounds that decrypt): still one primitive, the 16
     output bits of each port on the primitive's data outputs 0..15, and every word of the
     table {04} x InvS(x) above InvS(x) (entries 256..511), the S-box alone below (0..255)."""
-    tmp = ROOT / "sim_build" / f"sbox_bram_{target}_{dir_}_x4"
-    tmp.mkdir(parents=True, exist_ok=True)
-    _, _, prim, _ = FAMILIES[target]
-    mod = _synth_netlist(target, dir_, tmp, 1, x4=1)["modules"]["aes_sbox_bram"]
-    cells = list(mod["cells"].values())
-    assert [c["type"] for c in cells] == [prim], f"{target}: cells {[c['type'] for c in cells]}"
-    p, conn = cells[0]["parameters"], cells[0]["connections"]
-    nets = {name: n["bits"] for name, n in mod["netnames"].items()}
+    p, conn, nets = _one_primitive(target, dir_, "x4", 1, x4=1)
     if target == "ecp5":
         dout_a = [conn[f"DOA{i}"][0] for i in range(16)]
         dout_b = [conn[f"DOB{i}"][0] for i in range(16)]
