@@ -538,9 +538,23 @@ module aes_pipe #(
     always @(posedge clk) kx_start_d <= !(rst || zeroize) && kx_start;
     genvar ws;
     generate
+        // (encrypt-only builds: no InvMixColumns select register. A kept copy would keep
+        // the constant-zero select, and with it all of rk_imc, in the netlist: keep_reg's
+        // hierarchy stops constant propagation. It did so until 2026-12-05, where the
+        // 128-bit InvMixColumns in front of wr_data was the critical path of
+        // aes128-enc-bram on ECP5.)
         for (ws = 0; ws < 4; ws = ws + 1) begin : g_wsel
-            keep_reg #(.W(2)) u_sel (
-                .clk(clk), .rst(1'b0), .d({wclr_n, wimc_n}), .q({wclr_q[ws], wimc_q[ws]}));
+            if (DIRECTION != 0) begin : g_sel2
+                keep_reg #(.W(2)) u_sel (
+                    .clk(clk), .rst(1'b0), .d({wclr_n, wimc_n}), .q({wclr_q[ws], wimc_q[ws]}));
+            end else begin : g_sel1
+                keep_reg #(.W(1)) u_sel (
+                    .clk(clk), .rst(1'b0), .d(wclr_n), .q(wclr_q[ws]));
+                assign wimc_q[ws] = 1'b0;
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire unused_wimc = wimc_n;
+                /* verilator lint_on UNUSEDSIGNAL */
+            end
         end
     endgenerate
     wire [127:0] wr_data_d;
