@@ -70,18 +70,25 @@ module pipe_credits #(
     localparam [CW:0] CAPV = {1'b0, CAPC};
     localparam [CW:0] ONE  = 1;
     localparam [CW:0] TWO  = 2;
+    localparam [CW:0] CAP_M1 = CAPV - ONE;                       // CAP >= 1
+    localparam [CW:0] CAP_M2 = (CAP >= 2) ? CAPV - TWO : {(CW + 1){1'b0}};   // 0: never room
 
     reg          acc_q;                                 // in_acc of the previous cycle
     reg          tk_q;                                  // out_taken of the previous cycle
     wire         tk = (TAKEN_REG != 0) ? tk_q : out_taken;   // the take the count follows
     reg [CW-1:0] w;                                     // accepted and not yet taken, minus acc_q
 
-    // next values, from the registers alone (compares one bit wider, so CAP - 2 < 0 works)
+    // next values, from the registers alone. room's three candidates compare w with
+    // constants (w + 2 < CAP is w < CAP - 2, false when CAP < 2; w + 1 < CAP is
+    // w < CAP - 1), so no adder stands in front of a compare: written as
+    // (w + 2) < CAP, Yosys built an adder carry chain and a compare carry chain in
+    // series, and that path (w -> two chains -> room) was critical on ECP5 (aes_pipe
+    // aes128-enc, 7.1 ns, and tdea_pipe RND_REGS 2).
     wire [CW-1:0] w_up   = w + 1'b1;
     wire [CW-1:0] w_dn   = w - 1'b1;
     wire [CW:0]   w_x    = {1'b0, w};
-    wire          room_up = (w_x + TWO) < CAPV;          // after w + 1: (w + 1) + 1 < CAP
-    wire          room_eq = (w_x + ONE) < CAPV;          // after w:      w + 1 < CAP
+    wire          room_up = w_x < CAP_M2;                // after w + 1: (w + 1) + 1 < CAP
+    wire          room_eq = w_x < CAP_M1;                // after w:      w + 1 < CAP
     wire          room_dn = w_x < CAPV;                  // after w - 1: (w - 1) + 1 < CAP
 
     always @(posedge clk) begin
