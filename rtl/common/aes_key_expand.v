@@ -145,9 +145,18 @@ module aes_key_expand #(
             end
             wire [31:0] s_out;
             aes_subword #(.IMPL(SBOX_IMPL), .DIR(0)) u_sub (.in(s_in), .inv(1'b0), .out(s_out));
+            // sub_q is cleared with x_q (rst, zeroize, the last word). SUB_AHEAD = 1 also
+            // clears it while idle (its S-box input is then key_last, not x_q). SUB_AHEAD
+            // = 2 loads SubWord(x_q) while idle: x_q holds key_last (the caller's key
+            // word, zero without a key on the port) or zero, so sub_q holds nothing x_q
+            // does not, SubWord(0) = 63636363 when idle without a key. The idle clear
+            // (!busy && !start) put the caller's start register and busy, through two
+            // LUTs and two routes of 3.2-3.5 ns, on sub_q's 32 synchronous resets: the
+            // ECP5 critical path of aes_pipe aes128-enc (112.6 / 117.5 MHz, 2026-12-05).
+            wire sub_clr = rst || zeroize || at_last || (SUB_AHEAD == 1 && !busy && !start);
             always @(posedge clk) begin
-                if (rst || zeroize || at_last || (!busy && !start)) sub_q <= 32'd0;
-                else                                                 sub_q <= s_out;
+                if (sub_clr) sub_q <= 32'd0;
+                else         sub_q <= s_out;
             end
             always @(posedge clk) begin
                 if (rst || zeroize || at_last) x_q <= 32'd0;
