@@ -262,8 +262,8 @@ module tdea_pipe #(
     // Slots in use: inflight[s] is set while a block of slot s may be in a register with a
     // round ahead of it (set A: the input register, every stage's middle register, every
     // stage's output register but round 47's), i.e. while a subkey of slot s may still be
-    // read for it. It is a register computed from registers only, without the OR over the
-    // 48 stages (that OR was the ECP5 critical path at 131.8 MHz):
+    // read for it. It is computed from registers only, without the OR over the 48 stages
+    // (that OR was the ECP5 critical path at 131.8 MHz), and registered within kr_q:
     //   inc_q[s] <= block of slot s in the input register  (it entered A one clock before)
     //   dec_q[s] <= block of slot s in round 47's output register (it left A one clock before)
     //   cnt[s]   <= cnt[s] + inc_q[s] - dec_q[s]
@@ -290,36 +290,48 @@ module tdea_pipe #(
     // the cycle after edge L + 2, L the edge at which it entered round 47's output
     // register); the OR over the stages gave 1 clock.
     localparam CNTW = 7;
-    wire [NSLOT-1:0]  inflight;
+    wire [NSLOT-1:0]  inflight_nx;       // inflight's next value (held in kr_q, below)
     wire [SLOT_W-1:0] i_slot = i_sb[SLOT_W+1:2];
     wire [SLOT_W-1:0] d_slot = l_sb[SLOT_W+1:2];
     genvar s;
     generate
         for (s = 0; s < NSLOT; s = s + 1) begin : g_infl
             localparam [SLOT_W-1:0] SV = s;
-            reg            inc_q, dec_q, infl_q;
+            reg            inc_q, dec_q;
             reg [CNTW-1:0] cnt;
             always @(posedge clk) begin
                 if (rst) begin
                     inc_q  <= 1'b0;
                     dec_q  <= 1'b0;
                     cnt    <= {CNTW{1'b0}};
-                    infl_q <= 1'b0;
                 end else begin
                     inc_q  <= i_v && i_slot == SV;
                     dec_q  <= st_v[NST-1] && d_slot == SV;
                     cnt    <= cnt + {{(CNTW-1){dec_q && !inc_q}}, inc_q ^ dec_q};
-                    infl_q <= (cnt != {CNTW{1'b0}}) || inc_q || (i_v && i_slot == SV)
-                              || (in_acc && in_slot == SV);
                 end
             end
-            assign inflight[s] = infl_q;
+            assign inflight_nx[s] = (cnt != {CNTW{1'b0}}) || inc_q || (i_v && i_slot == SV)
+                                    || (in_acc && in_slot == SV);
         end
     endgenerate
 
+    // key_ready = !ld_busy && !scrub_busy && !zeroize && !inflight[key_slot]. All but
+    // zeroize and the key_slot select are precomputed one clock ahead, per slot, into
+    // kr_q (from the next values of ld_busy, scrub_busy and inflight, so the same value
+    // as before; inflight itself is no register of its own any more), so key_ready is one LUT on registers and the port. The handshake's
+    // flip-flops (ld_busy, the slot flags) then no longer wait for a two-level decode of
+    // the busy flags (ECP5 seed 1 at 143.4 MHz: scrub_busy -> key_ready -> ld_busy's
+    // enable, 5.7 of 7.0 ns routing). rst and zeroize clear kr_q (the scrub then runs).
     wire kl_ok   = (key_bytes == 6'd24) || (key_bytes == 6'd16);
-    assign key_ready = !ld_busy && !scrub_busy && !zeroize && !inflight[key_slot];
+    reg  [NSLOT-1:0] kr_q;
+    assign key_ready = kr_q[key_slot] && !zeroize;
     wire key_hs = key_valid && key_ready;
+    wire ld_busy_nx = k2_done ? 1'b0 : (key_hs && kl_ok) ? 1'b1 : ld_busy;
+    wire scrub_nx   = scrub_busy && !(&scrub_addr);
+    always @(posedge clk) begin
+        if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
+        else                kr_q <= {NSLOT{!ld_busy_nx && !scrub_nx}} & ~inflight_nx;
+    end
 
     // the handshake is registered before it starts the key schedule (ks_*), so the
     // key_ready decision (slot in use, load or scrub running) does not reach the
