@@ -145,23 +145,45 @@ module tdea_pipe #(
     tdea_perm #(.FINAL(0)) u_ip (.in(s_axis_tdata), .out(in_lr));
 
     // key loader and scrubber (write side of the stage memories)
-    wire        x_valid;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        x_valid;                 // (the tokens below stand for x_valid and x_idx)
     wire [5:0]  x_idx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg         ks_start;                // the loader's start (registered handshake, below)
     wire [47:0] x_data;
     reg          scrub_busy;
     reg [AW-1:0] scrub_addr;
     // Write pipeline: the loader's subkey (PC-2 of its C/D registers, wiring) or the
     // scrub's zero goes into one shared data register (k2_data) while each memory
-    // registers its own write enable and address (decoded from the loader's index
-    // register), so no decode lies on the wires to the 48 memories. A write lands one
+    // registers its own write enable and address (from its own flip-flops of the token
+    // chains tok_e / tok_d below), so no decode lies on the wires to the 48 memories. A write lands one
     // clock after the loader presents it; the slot becomes valid with its last write
     // (k2_done). Zeroize drops the load's write presented in its cycle (the scrub behind
     // it clears every entry anyway).
+    // Which memory takes the subkey presented now is not decoded from the loader's index
+    // (x_idx == M, a 6-bit compare per memory fed from one place: ECP5 critical path at
+    // 142.4 MHz, seed 3) but carried by two one-hot token chains that follow the loader,
+    // one flip-flop per memory and direction: tok_e[M] = (x_valid && x_idx == M) and
+    // tok_d[M] = (x_valid && x_idx == 47 - M), the same values as registers. The loader
+    // presents index i in the i-th cycle after its start edge, one per clock (ks_start
+    // at the edge before; rst and zeroize stop it), so tok_e starts at 0 and moves up one
+    // memory per clock, tok_d starts at 47 and moves down; each memory's enable reads its
+    // own two tokens, and each token comes from its neighbour's.
+    reg [NST-1:0] tok_e, tok_d;
+    always @(posedge clk) begin
+        if (rst || zeroize) begin
+            tok_e <= {NST{1'b0}};
+            tok_d <= {NST{1'b0}};
+        end else begin
+            tok_e <= {tok_e[NST-2:0], ks_start};
+            tok_d <= {ks_start, tok_d[NST-1:1]};
+        end
+    end
     reg          k2_done;
     reg [47:0]   k2_data;
     always @(posedge clk) begin
         if (rst || zeroize) k2_done <= 1'b0;
-        else                k2_done <= x_valid && x_idx == 6'd47;
+        else                k2_done <= tok_e[NST-1];
     end
     always @(posedge clk) k2_data <= scrub_busy ? 48'd0 : x_data;
 
@@ -173,8 +195,8 @@ module tdea_pipe #(
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_wr
             always @(posedge clk) begin
-                mem_we[j] <= scrub_busy || (x_valid && !zeroize && (x_idx == j || x_idx == NST - 1 - j));
-                mem_wa[AW*j +: AW] <= scrub_busy ? scrub_addr : {ld_slot, x_idx != j};
+                mem_we[j] <= scrub_busy || (!zeroize && (tok_e[j] || tok_d[j]));
+                mem_wa[AW*j +: AW] <= scrub_busy ? scrub_addr : {ld_slot, !tok_e[j]};
             end
         end
     endgenerate
@@ -337,7 +359,7 @@ module tdea_pipe #(
     // key_ready decision (slot in use, load or scrub running) does not reach the
     // schedule's key and C/D registers (ECP5 critical path at 117.8 MHz). ks_key holds
     // key_data for one clock after a cycle with key_valid, else zero.
-    reg         ks_start, ks_opt2;
+    reg         ks_opt2;
     reg [191:0] ks_key;
     always @(posedge clk) begin
         if (rst || zeroize) begin
