@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // aes_mode_func.vh: byte helpers for 16-byte blocks and beats, shared by the mode-engine
-// modules (aes_mode_cmd_decode, aes_mode_lane, chan_engine).
+// modules (aes_mode_cmd_decode, aes_mode_lane).
 //
 // Include it inside a module body (`include "aes_mode_func.vh"; include directory
 // rtl/modes), after `default_nettype none. It has no include guard on purpose (like
@@ -10,10 +10,6 @@
 //   reverse_bytes(x)  : the 16 bytes of x in reverse order (little-endian byte lanes <->
 //                       big-endian 128-bit integer)
 //   low_bytes_mask(n) : a 128-bit mask with bytes 0 .. n-1 set (n = 0 .. 16)
-//   ctr_succ(x)       : the counter block after x (x + 1 mod 2**128, x a big-endian
-//                       integer with byte 0 first), as four 32-bit increments, each
-//                       carrying in when every bit below it is 1, so that no carry chain
-//                       is longer than 32 bits
 //
 // Lint: with -Wall, the Verilator lint reports VARHIDDEN for these functions in
 // aes_mode_lane under aes_mode_multi, because aes_mode_cmd_decode, instantiated inside
@@ -34,19 +30,6 @@ function automatic [127:0] low_bytes_mask;
     integer i;
     begin
         for (i = 0; i < 16; i = i + 1) low_bytes_mask[8*i +: 8] = (i < n) ? 8'hff : 8'h00;
-    end
-endfunction
-
-function automatic [127:0] ctr_succ;
-    input [127:0] x;
-    reg   [127:0] be, nx;
-    integer c;
-    begin
-        be = reverse_bytes(x);
-        nx[31:0] = be[31:0] + 32'd1;
-        for (c = 1; c < 4; c = c + 1)
-            nx[32*c +: 32] = be[32*c +: 32] + {31'd0, &(be | ({128{1'b1}} << (32*c)))};
-        ctr_succ = reverse_bytes(nx);
     end
 endfunction
 /* verilator lint_on VARHIDDEN */

@@ -134,7 +134,7 @@ module aes_mode_lane #(
 
     // ---------------------------------------------------------------- helpers
     // reverse_bytes, low_bytes_mask (byte helpers shared with aes_mode_cmd_decode)
-    `include "aes_mode_func.vh"   // reverse_bytes, low_bytes_mask, ctr_succ
+    `include "aes_mode_func.vh"
 
     function automatic [15:0] keepmask;
         input [4:0] n;
@@ -398,8 +398,9 @@ module aes_mode_lane #(
     wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
     // counter + 1 (big-endian 128-bit): four 32-bit increments, each carrying in when every
-    // bit below it is 1, so the longest carry chain is 32 bits, not 128 (aes_mode_func.vh)
-    wire [127:0] counter_next = ctr_succ(counter);
+    // bit below it is 1, so the longest carry chain is 32 bits, not 128 (aes_ctr_inc)
+    wire [127:0] counter_next;
+    aes_ctr_inc u_ctr_inc (.x(counter), .y(counter_next));
 
     // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
     // one zero byte (a beat of null bytes only could be removed by AXI4-Stream

@@ -169,8 +169,6 @@ module chan_engine #(
                      "chan_engine: ROUND_REGS must be 1 or 2 for tdea")
     endgenerate
 
-    `include "aes_mode_func.vh"   // reverse_bytes, ctr_succ
-
     // ------------------------------------------------------------------ scrub after rst / zeroize
     // scrub is a register (scr != 0): it goes into every gate of the issue decision.
     reg  [SCR_W-1:0] scr;                      // words left to scrub
@@ -396,7 +394,7 @@ module chan_engine #(
     // from each of cx's two sources (the head's word and the write register) and
     // selected after, so that the increments start at registers: cw_d -> the use_cw
     // select -> one 128-bit carry chain -> cw_d was the ECP5 critical path at 67.1 MHz
-    // (ctr_succ: four 32-bit chains, aes_mode_func.vh)
+    // (aes_ctr_inc: four 32-bit chains, kept as two instances)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -404,8 +402,9 @@ module chan_engine #(
         if (TDEA) begin : g_noctr
             assign c_ctr_next = 128'd0;
         end else begin : g_ctr
-            wire [127:0] inc_hd = ctr_succ(hd_cx[127:0]);
-            wire [127:0] inc_cw = ctr_succ(cw_d[127:0]);
+            wire [127:0] inc_hd, inc_cw;
+            aes_ctr_inc u_inc_hd (.x(hd_cx[127:0]), .y(inc_hd));
+            aes_ctr_inc u_inc_cw (.x(cw_d[127:0]), .y(inc_cw));
             assign c_ctr_next = use_cw ? inc_cw : inc_hd;
         end
     endgenerate

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// aes_ctr_inc: the counter block after x, for CTR mode and CCM's counter blocks: x + 1
+// modulo 2**128, where x is a 128-bit big-endian integer held with byte 0 (its most
+// significant byte) in bits [7:0], as the mode engines hold blocks.
+//
+// The increment is four 32-bit increments (in big-endian significance), each carrying in
+// when every bit below it is 1, so that no carry chain is longer than 32 bits; the
+// carries in are AND trees beside the chains.
+//
+// The module keeps its own hierarchy (keep_hierarchy): a caller that increments two
+// sources and selects after (chan_engine: the head's context word or the write register
+// holding its newer copy) must get two incrementers that start at those registers, and
+// Yosys (opt_share) would otherwise merge two adders whose results meet in a
+// multiplexer into one adder behind a multiplexer of their inputs (measured on ECP5).
+//
+// Parameters: none.
+// Ports
+//   x : the counter block (byte 0 first)
+//   y : the next counter block (byte 0 first)
+// Timing: combinational.
+`timescale 1ns / 1ps
+`default_nettype none
+(* keep_hierarchy *)
+module aes_ctr_inc (
+    input  wire [127:0] x,
+    output wire [127:0] y
+);
+    // the bytes in big-endian significance: be[7:0] is byte 15 (least significant)
+    wire [127:0] be, nx;
+    genvar i;
+    generate
+        for (i = 0; i < 16; i = i + 1) begin : g_byte
+            assign be[8*i +: 8] = x[8*(15-i) +: 8];
+            assign y[8*i +: 8]  = nx[8*(15-i) +: 8];
+        end
+        for (i = 0; i < 4; i = i + 1) begin : g_chunk
+            if (i == 0) begin : g_lo
+                assign nx[31:0] = be[31:0] + 32'd1;
+            end else begin : g_hi
+                wire cin = &be[32*i-1:0];
+                assign nx[32*i +: 32] = be[32*i +: 32] + {31'd0, cin};
+            end
+        end
+    endgenerate
+endmodule
+`default_nettype wire
