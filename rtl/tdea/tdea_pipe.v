@@ -54,12 +54,15 @@
 //   block of the requested slot is in the pipeline (any register with a round ahead of
 //   it: the input register and every stage register but round 47's), and for three
 //   clocks after the last such block has left them (per-slot counters of the blocks in
-//   those registers, from registered increment and decrement flags). A legal load keeps key_ready low for 50
+//   those registers, from registered increment and decrement flags), and in the clock
+//   after one in which a block of that slot was offered on s_axis while key_valid did not
+//   request its slot (whether or not it was taken). A legal load keeps key_ready low for 50
 //   clocks after the handshake (the registered handshake, 48 subkeys, then 1 clock of
 //   write pipeline);
 //   after rst or zeroize the scrub takes 2**(SLOT_W+1) clocks.
 // Left behind: the input, stage and result registers keep the state (and f) of the last
-//   block that passed them until the next block, zeroize or rst; a stage's subkey
+//   block that passed them until the next block, zeroize or rst (the input register: of
+//   the last block offered, taken or not); a stage's subkey
 //   register the last subkey it read (zero after the scrub); the output buffer's RAM the
 //   last results that went through it until they are overwritten, or until zeroize /
 //   rst wipes it; the write pipeline's data register the last subkey written (zero after
@@ -202,13 +205,26 @@ module tdea_pipe #(
     endgenerate
 
     // input register: {L0, R0} = IP(block), so round 0 starts from registers like every
-    // other round (its subkey is read one clock ahead at the input's address)
-    wire           i_v;
+    // other round (its subkey is read one clock ahead at the input's address). Its
+    // sideband and data load with every offered block (s_axis_tvalid), accepted or not;
+    // its valid bit is the accept itself, registered (i_v). So the accept (credits, the
+    // key-load hold-off) reaches one flip-flop here, not the 64 + SBW enables (room ->
+    // s_axis_tready -> the accept -> those enables was the ECP5 critical path at 162.1
+    // MHz, seed 2). A block offered and not accepted is offered again (AXI4-Stream) and
+    // overwrites itself; it goes no further, since stage 0 loads only with i_v.
+    reg            i_v;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire           i_off;                  // a block was offered (i_v: and accepted)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [SBW-1:0] i_sb;
     wire [63:0]    i_lr;
+    always @(posedge clk) begin
+        if (rst) i_v <= 1'b0;
+        else     i_v <= in_acc;
+    end
     tdea_blk_reg #(.SBW(SBW), .DW(64)) u_ireg (
-        .clk(clk), .rst(rst), .kill(zeroize), .in_valid(in_acc), .in_sb(in_sb), .in_d(in_lr),
-        .out_valid(i_v), .out_sb(i_sb), .out_d(i_lr));
+        .clk(clk), .rst(rst), .kill(zeroize), .in_valid(s_axis_tvalid), .in_sb(in_sb), .in_d(in_lr),
+        .out_valid(i_off), .out_sb(i_sb), .out_d(i_lr));
 
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
@@ -289,7 +305,8 @@ module tdea_pipe #(
     //   inc_q[s] <= block of slot s in the input register  (it entered A one clock before)
     //   dec_q[s] <= block of slot s in round 47's output register (it left A one clock before)
     //   cnt[s]   <= cnt[s] + inc_q[s] - dec_q[s]
-    //   inflight[s] <= cnt[s] != 0 | inc_q[s] | (input register: slot s) | (accepting slot s)
+    //   inflight[s] <= cnt[s] != 0 | inc_q[s] | (input register: slot s)
+    //                  | (offering slot s, no key request for slot s: every accept is one)
     // Ordering proof. Let N_t(s) be the number of blocks of slot s in A in cycle t, A_t those
     // that entered A at edge t (in the input register in cycle t: accepted in cycle t - 1),
     // D_t those that left A at edge t (in round 47's output register in cycle t: a block
@@ -299,8 +316,8 @@ module tdea_pipe #(
     // cnt in cycle t is N_(t-2) (all zero after rst, as N). D_t >= 0 gives
     //   N_t <= N_(t-3) + A_(t-2) + A_(t-1) + A_t,
     // and inflight in cycle t is (cnt != 0 in cycle t - 1: N_(t-3) > 0) | inc_q in cycle
-    // t - 1 (A_(t-2)) | the input register in cycle t - 1 (A_(t-1)) | the accept in cycle
-    // t - 1 (A_t). So inflight[s] = 0 in cycle t implies N_t(s) = 0: a key handshake for
+    // t - 1 (A_(t-2)) | the input register in cycle t - 1 (A_(t-1)) | an offer of slot s
+    // without a key request for it in cycle t - 1 (which includes A_t). So inflight[s] = 0 in cycle t implies N_t(s) = 0: a key handshake for
     // slot s (which needs !inflight[key_slot]) finds no block of s in A; no block of s is
     // accepted in the handshake cycle (key_valid for the slot holds it off) nor while the
     // load runs (ld_busy from the next edge until the last subkey has landed); and the
@@ -333,7 +350,7 @@ module tdea_pipe #(
                 end
             end
             assign inflight_nx[s] = (cnt != {CNTW{1'b0}}) || inc_q || (i_v && i_slot == SV)
-                                    || (in_acc && in_slot == SV);
+                                    || (s_axis_tvalid && !in_keyreq && in_slot == SV);
         end
     endgenerate
 
