@@ -7,11 +7,12 @@
 // when every bit below it is 1, so that no carry chain is longer than 32 bits; the
 // carries in are AND trees beside the chains.
 //
-// The module keeps its own hierarchy (keep_hierarchy): a caller that increments two
-// sources and selects after (chan_engine: the head's context word or the write register
-// holding its newer copy) must get two incrementers that start at those registers, and
-// Yosys (opt_share) would otherwise merge two adders whose results meet in a
-// multiplexer into one adder behind a multiplexer of their inputs (measured on ECP5).
+// A caller that increments two sources and selects after (chan_engine: the head's
+// context word, or the write register holding its newer copy) must keep each instance
+// as its own hierarchy (a keep_hierarchy attribute on the instance): flattened, Yosys
+// (opt_share) merges two adders whose results meet in a multiplexer into one adder
+// behind a multiplexer of their inputs (measured on ECP5), which is the path the two
+// instances are there to avoid. A single instance (aes_mode_lane) is flattened as usual.
 //
 // Parameters: none.
 // Ports
@@ -20,7 +21,6 @@
 // Timing: combinational.
 `timescale 1ns / 1ps
 `default_nettype none
-(* keep_hierarchy *)
 module aes_ctr_inc (
     input  wire [127:0] x,
     output wire [127:0] y

@@ -403,7 +403,9 @@ module chan_engine #(
             assign c_ctr_next = 128'd0;
         end else begin : g_ctr
             wire [127:0] inc_hd, inc_cw;
+            (* keep_hierarchy *)
             aes_ctr_inc u_inc_hd (.x(hd_cx[127:0]), .y(inc_hd));
+            (* keep_hierarchy *)
             aes_ctr_inc u_inc_cw (.x(cw_d[127:0]), .y(inc_cw));
             assign c_ctr_next = use_cw ? inc_cw : inc_hd;
         end
