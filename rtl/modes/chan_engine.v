@@ -394,7 +394,8 @@ module chan_engine #(
     // from each of cx's two sources (the head's word and the write register) and
     // selected after, so that the increments start at registers: cw_d -> the use_cw
     // select -> one 128-bit carry chain -> cw_d was the ECP5 critical path at 67.1 MHz
-    // (aes_ctr_inc: four 32-bit chains, kept as two instances)
+    // (two kept aes_ctr_inc instances with one 128-bit chain each: with four 32-bit
+    // chains the carries' AND trees were the longer path, 64.9 MHz)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -404,9 +405,9 @@ module chan_engine #(
         end else begin : g_ctr
             wire [127:0] inc_hd, inc_cw;
             (* keep_hierarchy *)
-            aes_ctr_inc u_inc_hd (.x(hd_cx[127:0]), .y(inc_hd));
+            aes_ctr_inc #(.CHAIN_W(128)) u_inc_hd (.x(hd_cx[127:0]), .y(inc_hd));
             (* keep_hierarchy *)
-            aes_ctr_inc u_inc_cw (.x(cw_d[127:0]), .y(inc_cw));
+            aes_ctr_inc #(.CHAIN_W(128)) u_inc_cw (.x(cw_d[127:0]), .y(inc_cw));
             assign c_ctr_next = use_cw ? inc_cw : inc_hd;
         end
     endgenerate
