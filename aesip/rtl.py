@@ -83,7 +83,7 @@ def verilog_value(value) -> str:
 MODE_ENGINE_TOP = "aes_mode_engine"
 MODE_ENGINE_CORES = ["iter128", "iter32", "pipe"]
 MODES = ["cores/aes_core.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_cmd_decode.v",
-         "modes/aes_ctr_inc.v", "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
+         "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
 
 
 # The multi-channel engine (rtl/modes/chan_engine.v, docs/channels.md): up to 2**CH_W
@@ -97,8 +97,7 @@ CHAN = ["modes/chan_engine.v"]
 def chan_sources(tb: bool = False) -> list[Path]:
     """Absolute paths of chan_engine (both cores; the unused one is not elaborated), with
     its cocotb wrapper when `tb`."""
-    files = sources(CORES["pipe"][1] + TDEA_CORES["tdea-pipe"][1] + ["modes/aes_key_slots.v", "modes/aes_ctr_inc.v"]
-                    + CHAN)
+    files = sources(CORES["pipe"][1] + TDEA_CORES["tdea-pipe"][1] + ["modes/aes_key_slots.v"] + CHAN)
     if tb:
         files.append(ROOT / "tb" / "modes" / "tb_chan_engine.v")
     return files

@@ -398,9 +398,21 @@ module aes_mode_lane #(
     wire status_taken = m_axis_sts_tvalid && m_axis_sts_tready;
 
     // counter + 1 (big-endian 128-bit): four 32-bit increments, each carrying in when every
-    // bit below it is 1, so the longest carry chain is 32 bits, not 128 (aes_ctr_inc)
-    wire [127:0] counter_next;
-    aes_ctr_inc u_ctr_inc (.x(counter), .y(counter_next));
+    // bit below it is 1, so the longest carry chain is 32 bits, not 128
+    wire [127:0] ctr_be = reverse_bytes(counter);
+    wire [127:0] ctr_be_inc;
+    genvar ci;
+    generate
+        for (ci = 0; ci < 4; ci = ci + 1) begin : g_ctr_inc
+            if (ci == 0) begin : g_lo
+                assign ctr_be_inc[31:0] = ctr_be[31:0] + 32'd1;
+            end else begin : g_hi
+                wire cin = &ctr_be[32*ci-1:0];
+                assign ctr_be_inc[32*ci +: 32] = ctr_be[32*ci +: 32] + {31'd0, cin};
+            end
+        end
+    endgenerate
+    wire [127:0] counter_next = reverse_bytes(ctr_be_inc);
 
     // An aborted packet whose frame has begun on m_axis is closed with a terminator beat:
     // one zero byte (a beat of null bytes only could be removed by AXI4-Stream

@@ -169,6 +169,8 @@ module chan_engine #(
                      "chan_engine: ROUND_REGS must be 1 or 2 for tdea")
     endgenerate
 
+    `include "aes_mode_func.vh"   // reverse_bytes
+
     // ------------------------------------------------------------------ scrub after rst / zeroize
     // scrub is a register (scr != 0): it goes into every gate of the issue decision.
     reg  [SCR_W-1:0] scr;                      // words left to scrub
@@ -390,12 +392,7 @@ module chan_engine #(
                        : (c_op == OP_ECB_DEC || c_op == OP_CBC_DEC);
     wire c_last2 = (c_rem == {{(BL_W-2){1'b0}}, 2'd2});    // the next beat must carry tlast
     wire c_mism  = (hd_last != hd_lx);
-    // the counter block's successor (128-bit big-endian integer, byte 0 first), formed
-    // from each of cx's two sources (the head's word and the write register) and
-    // selected after, so that the increments start at registers: cw_d -> the use_cw
-    // select -> one 128-bit carry chain -> cw_d was the ECP5 critical path at 67.1 MHz
-    // (two kept aes_ctr_inc instances with one 128-bit chain each: with four 32-bit
-    // chains the carries' AND trees were the longer path, 64.9 MHz)
+    // the counter block's successor (128-bit big-endian integer, byte 0 first)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [127:0] c_ctr_next;                   // TDEA: unused (no CTR)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -403,12 +400,7 @@ module chan_engine #(
         if (TDEA) begin : g_noctr
             assign c_ctr_next = 128'd0;
         end else begin : g_ctr
-            wire [127:0] inc_hd, inc_cw;
-            (* keep_hierarchy *)
-            aes_ctr_inc #(.CHAIN_W(128)) u_inc_hd (.x(hd_cx[127:0]), .y(inc_hd));
-            (* keep_hierarchy *)
-            aes_ctr_inc #(.CHAIN_W(128)) u_inc_cw (.x(cw_d[127:0]), .y(inc_cw));
-            assign c_ctr_next = use_cw ? inc_cw : inc_hd;
+            assign c_ctr_next = reverse_bytes(reverse_bytes(c_chain[127:0]) + 128'd1);
         end
     endgenerate
 
