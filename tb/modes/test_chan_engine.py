@@ -74,8 +74,8 @@ def random_packet(rng: random.Random, drv: ChanDriver, ch: int, slots: list[int]
         ln -= rng.randrange(1, bb)
     iv = rng.randbytes(bb)
     if op == "ctr" and rng.random() < 0.2:
-        # counters whose increments carry across the 32-bit chunks of the engine's
-        # incrementer (ctr_succ) within the packet: into bit 32, 64 or 96, or wrap at 2**128
+        # counters whose increments carry into bit 32, 64 or 96 or wrap at 2**128 within the
+        # packet (so a 128-bit increment built from chunks would be checked at every joint)
         low = rng.choice([4, 8, 12, 16])
         iv = rng.randbytes(16 - low) + b"\xff" * (low - 1) + bytes([rng.randrange(0xf4, 0x100)])
     return ChanPacket(ch=ch, op=op, slot=rng.choice(slots), iv=iv.ljust(16, b"\0"), data=rng.randbytes(ln))
