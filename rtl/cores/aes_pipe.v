@@ -34,6 +34,15 @@
 //                MixColumns; 4 = also a second register after the S-boxes;
 //                5 .. 7 = as 4 plus 1 .. 3 registers inside composite-field S-boxes
 //                (SBOX_IMPL must be 1) (aes_pipe_stage)
+//   IN_REG     : 0 or 1 (default 0): 1 = an input register in front of stage 0, one clock
+//                more latency. The accepted block's slot check (slot_ok[slot]), its
+//                round-key address and stage 0's load decision then come from registers:
+//                without it the check is a LUT between the s_axis_tuser port and the 128
+//                synchronous clears of stage 0, which was aes128-enc's critical path on
+//                ECP5 at every seed (docs/pipe.md). The register copies s_axis_tdata and
+//                s_axis_tuser in every clock (no enable, no clear): it holds what the
+//                bus presented one clock ago, and stage 0 loads from it only for an
+//                accepted block without err.
 // Ports (docs/cores.md)
 //   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
 //                     slots; data registers read zero one clock later)
@@ -49,17 +58,17 @@
 //   they are overwritten, or until zeroize / rst wipes it.
 // Timing
 //   Latency: an input accepted at rising edge E is presented on m_axis at edge
-//   E + NR_MAX * ROUND_REGS (e.g. 14 for the defaults), for every key size, when the
-//   output buffer is empty.
+//   E + NR_MAX * ROUND_REGS + IN_REG (e.g. 14 for the defaults), for every key size, when
+//   the output buffer is empty.
 //   Throughput: one block per clock while m_axis_tready is high.
 //   Backpressure: s_axis_tready is a register (credit count below 2**DAW + 1, or 2**DAW
 //   after a cycle without an accept; a block taken returns its credit one clock later:
-//   rtl/common/pipe_credits.v; DAW = clog2(NR_MAX * ROUND_REGS + 1)), except that a
+//   rtl/common/pipe_credits.v; DAW = clog2(NR_MAX * ROUND_REGS + IN_REG + 2)), except that a
 //   block is held off while its slot is being loaded or requested (key_valid with
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
+//   read; with IN_REG, also while one is in the input register). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
 //   (50 / 58 / 66); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
 //   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
 //   least the output buffer's wipe, 128 clocks.
@@ -72,7 +81,8 @@ module aes_pipe #(
     parameter TAG_W      = 8,
     parameter NR_MAX     = 14,
     parameter DIRECTION  = 2,
-    parameter ROUND_REGS = 1
+    parameter ROUND_REGS = 1,
+    parameter IN_REG     = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -97,7 +107,8 @@ module aes_pipe #(
     localparam NST      = NR_MAX + 1;             // stages 0 .. NR_MAX
     localparam OFFC_MAX = (NR_MAX - 10) / 2;      // offc of an AES-128 key
     localparam PN       = NR_MAX * ROUND_REGS;    // pipeline registers (positions 0 .. PN-1)
-    localparam DAW      = (PN + 1 <= 16) ? 4 : (PN + 1 <= 32) ? 5 : (PN + 1 <= 64) ? 6 : 7;   // clog2(PN + 1)
+    localparam PI       = PN + IN_REG;            // registers a block passes before the buffer
+    localparam DAW      = (PI + 2 <= 16) ? 4 : (PI + 2 <= 32) ? 5 : (PI + 2 <= 64) ? 6 : 7;   // clog2(PI + 2)
     localparam CW       = DAW + 2;                // credit counter width
     localparam [CW-1:0] CAP = (1 << DAW) + 1;     // blocks accepted and not yet taken
 
@@ -117,9 +128,11 @@ module aes_pipe #(
                      "aes_pipe: ROUND_REGS must be 1 .. 7")
         `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_ROUND_REGS_needs_comp,
                      "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
+        `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, aes_pipe_IN_REG_not_0_1,
+                     "aes_pipe: IN_REG must be 0 or 1")
         // the output buffer holds every block in flight, and the late credit return
-        // (pipe_credits TAKEN_REG) costs no throughput: CAP - 2 >= PN + 1
-        `AESIP_CHECK((1 << DAW) >= PN + 2, aes_pipe_DAW_internal,
+        // (pipe_credits TAKEN_REG) costs no throughput: CAP - 2 >= PI + 1
+        `AESIP_CHECK((1 << DAW) >= PI + 2, aes_pipe_DAW_internal,
                      "aes_pipe: internal output-buffer depth out of range")
     endgenerate
 
@@ -192,6 +205,64 @@ module aes_pipe #(
     );
 
     // ------------------------------------------------------------------------------
+    // The block entering position 0 at the next edge (a_*): the accepted block itself,
+    // or with IN_REG the one in the input register (accepted a clock earlier)
+    // ------------------------------------------------------------------------------
+    wire           a_acc;      // valid
+    wire [SBW-1:0] a_sb;       // sideband, err included
+    wire [127:0]   a_data;     // stage 0's input
+    wire           a_ok;       // stage 0 loads (with a_ok4)
+    wire [3:0]     a_ok4;      // stage 0 loads, per 32-bit slice
+    wire           i_v;        // IN_REG: a block is in the input register
+    wire [SLOT_W-1:0] i_slot;  // IN_REG: its slot
+    wire [AW-1:0]  a_raddr;    // stage 0's round-key address (the entering block's)
+    generate
+        if (IN_REG != 0) begin : g_ireg
+            // every clock, no enable and no clear (module header); the valid bit and the
+            // load decision of stage 0 are the only control, both registers: the latter in
+            // four copies (keep_reg), one per 32-bit slice of stage 0. As without IN_REG,
+            // stage 0 loads every offered block without err, accepted or not, so that
+            // s_axis_tready is not on the path to the copies (placed by stage 0: room ->
+            // s_axis_tready -> the accept -> the copies was the critical path, ECP5 seed 3,
+            // 131.8 MHz); a block not accepted has no valid bit (a_acc = r_v), and stage 1
+            // loads zero in its place.
+            reg [127:0]    r_data;
+            reg [SBW-1:0]  r_sb;
+            reg            r_v;
+            always @(posedge clk) begin
+                r_data <= s_axis_tdata;
+                r_sb   <= in_sb;
+                r_v    <= !rst && in_acc;
+            end
+            // stage 0's round-key address in a register of its own (keep_reg), placed
+            // by its memory: as a bit of r_sb it was also read by the position chain and
+            // the key-ready logic at the input side, and its route to stage 0's memory was
+            // the critical path (aes128-enc, ECP5 seed 1, 5.2 ns)
+            keep_reg #(.W(AW)) u_raddr (.clk(clk), .rst(1'b0), .d(sb_addr(in_sb)), .q(a_raddr));
+            genvar ic;
+            for (ic = 0; ic < 4; ic = ic + 1) begin : g_iok
+                keep_reg #(.W(1)) u_ok (
+                    .clk(clk), .rst(rst), .d(s_axis_tvalid && !in_err), .q(a_ok4[ic]));
+            end
+            assign a_acc  = r_v;
+            assign a_sb   = r_sb;
+            assign a_data = r_data;
+            assign a_ok   = 1'b1;
+            assign i_v    = r_v;
+            assign i_slot = r_sb[SLOT_W+3:4];
+        end else begin : g_noireg
+            assign a_acc  = in_acc;
+            assign a_sb   = in_sb;
+            assign a_data = s_axis_tdata;
+            assign a_ok   = s_axis_tvalid && !in_err;
+            assign a_ok4  = 4'hf;
+            assign a_raddr = sb_addr(in_sb);
+            assign i_v    = 1'b0;
+            assign i_slot = {SLOT_W{1'b0}};
+        end
+    endgenerate
+
+    // ------------------------------------------------------------------------------
     // Valid bits and sidebands of the PN pipeline registers (data in the stages).
     // Position 0 is stage 0's register; stage j >= 1 has positions (j-1)*R+1 .. j*R
     // (R = ROUND_REGS); the output buffer takes the place of position NR_MAX*R.
@@ -200,11 +271,11 @@ module aes_pipe #(
     reg [SBW*PN-1:0] psb;
     always @(posedge clk) begin
         if (rst) pv <= {PN{1'b0}};
-        else     pv <= {pv[PN-2:0], in_acc};
+        else     pv <= {pv[PN-2:0], a_acc};
     end
     integer p;
     always @(posedge clk) begin
-        psb[SBW-1:0] <= {in_sb[SBW-1:1], in_sb[0] | zeroize};
+        psb[SBW-1:0] <= {a_sb[SBW-1:1], a_sb[0] | zeroize};
         for (p = 1; p < PN; p = p + 1)
             psb[SBW*p +: SBW] <= {psb[SBW*(p-1)+1 +: SBW-1], psb[SBW*(p-1)] | zeroize};
     end
@@ -216,14 +287,14 @@ module aes_pipe #(
     reg [PN-1:0] pok;
     always @(posedge clk) begin
         if (rst) pok <= {PN{1'b0}};
-        else     pok <= {pok[PN-2:0] & {(PN-1){!zeroize}}, in_acc && !in_sb[0] && !zeroize};
+        else     pok <= {pok[PN-2:0] & {(PN-1){!zeroize}}, a_acc && !a_sb[0] && !zeroize};
     end
 
-    // {valid, sideband} of position q at index q + 1 (index 0: the block being accepted)
+    // {valid, sideband} of position q at index q + 1 (index 0: the block entering position 0)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [(SBW+1)*(PN+1)-1:0] pos_all;    // (the last positions feed only the buffer)
     /* verilator lint_on UNUSEDSIGNAL */
-    assign pos_all[SBW:0] = {in_acc, in_sb};
+    assign pos_all[SBW:0] = {a_acc, a_sb};
     genvar q;
     generate
         for (q = 0; q < PN; q = q + 1) begin : g_pos
@@ -238,11 +309,14 @@ module aes_pipe #(
     // inflight_m1 holds the slots of positions 0 .. PN-3 as a register: the positions
     // shift every clock, so after the edge they are the block being accepted and
     // positions 0 .. PN-4 now. The OR tree over the positions (spread over the whole
-    // pipeline) then ends in a register, away from the key port.
+    // pipeline) then ends in a register, away from the key port. With IN_REG the input
+    // register is one more position ahead of position 0 (after the edge: the block in it
+    // now), so inflight_m1 then also holds the input register's slot.
     reg [NSLOT-1:0] inflight_m1_nx;
     always @(*) begin
         inflight_m1_nx = {NSLOT{1'b0}};
         if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
+        if (i_v)    inflight_m1_nx[i_slot]  = 1'b1;
         for (p = 0; p <= PN - 4; p = p + 1)
             if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
     end
@@ -286,18 +360,20 @@ module aes_pipe #(
             wire            r_ok;
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
-                // stage 0 loads every valid input block without err, accepted or
-                // not: s_axis_tready (credits and the key-load hold-off) is then not
+                // Without IN_REG, stage 0 loads every valid input block without err,
+                // accepted or not: s_axis_tready (credits and the key-load hold-off) is then not
                 // on the path to its 128 data flip-flops. A block that is not accepted
                 // has no valid bit (pv[0] = in_acc), so stage 1 loads zero in its place.
                 // (Loading err blocks too, so that the slot check is off the clears,
                 // was measured and dropped: docs/pipe.md, 2026-12-04.)
-                assign c_ok   = s_axis_tvalid && !in_err;
-                assign c_dec  = in_dec;
+                // With IN_REG, stage 0 loads from the input register, by the copies
+                // of its load decision (a_ok4), all registers.
+                assign c_ok   = a_ok;
+                assign c_dec  = a_sb[1];
                 assign c_byp  = 1'b0;
                 assign c_dec_nx = 1'b0;
                 assign r_ok   = 1'b0;
-                assign r_addr = sb_addr(in_sb);
+                assign r_addr = a_raddr;
             end else begin : g_next
                 // entry k: the block now at position (j-1)*R + k enters register k next
                 for (k = 0; k < NREG; k = k + 1) begin : g_ctl
@@ -320,7 +396,7 @@ module aes_pipe #(
                 wire [SBW-1:0] rb = pos_all[(SBW+1)*(j * ROUND_REGS - 1 - EJ) +: SBW];
                 /* verilator lint_on UNUSEDSIGNAL */
                 if (j * ROUND_REGS == 1) begin : g_rok_in
-                    assign r_ok = in_acc && !in_sb[0];
+                    assign r_ok = a_acc && !a_sb[0];
                 end else begin : g_rok_pos
                     assign r_ok = pok[(j * ROUND_REGS - 2 - EJ) % PN];
                 end
@@ -331,9 +407,10 @@ module aes_pipe #(
                 .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j),
                 .EARLY(EJ)
             ) u_stage (
-                .clk(clk), .in_data((j == 0) ? s_axis_tdata : st_d[128*(j-1) +: 128]),
+                .clk(clk), .in_data((j == 0) ? a_data : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_dec_nx(c_dec_nx), .ctl_byp(c_byp),
-                .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]), .out_ok(last_ok),
+                .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
+                .out_ok((j == 0) ? a_ok4 : last_ok),
                 .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
@@ -386,10 +463,10 @@ module aes_pipe #(
     reg [1:0]    fin;        // the last write computed 1 / 2 clocks ago (lands at fin[1])
     reg [AW-1:0] scrub_addr;
     // The output buffer's wipe (2**DAW clocks after rst or zeroize) must end before a
-    // block with a new key (a load of >= 46 clocks, then PN clocks in the pipeline) can
-    // reach it. That holds by itself up to PN = 63; deeper builds (2**DAW = 128 > 46 +
-    // PN) also hold key loads off until the wipe is over.
-    localparam WAIT_WIPE = ((1 << DAW) > 46 + PN) ? 1 : 0;
+    // block with a new key (a load of >= 46 clocks, then PI clocks in the pipeline) can
+    // reach it. That holds by itself up to PI = 63; deeper builds (2**DAW = 128 > 46 +
+    // PI) also hold key loads off until the wipe is over.
+    localparam WAIT_WIPE = ((1 << DAW) > 46 + PI) ? 1 : 0;
     // key_ready = !ld_busy && !scrub_busy && !wipe_hold && !zeroize && no block of
     // key_slot before its last round-key read. Everything but zeroize and the key_slot
     // select is precomputed one clock ahead, per slot, into the register kr_q (from the
@@ -668,8 +745,8 @@ module aes_pipe #(
     // one output per accepted block in order with its tag, err => zero data, bounded
     // response. Proven by formal/aes_pipe.sby (docs/formal.md). `define F_AES_PIPE when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
-    // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PN
-    // (NR_MAX * ROUND_REGS) plus one.
+    // CAP: the credit limit (blocks accepted and not yet taken); LAT: the latency PI
+    // (NR_MAX * ROUND_REGS + IN_REG) plus one.
 `ifdef F_AES_PIPE
     localparam F_TOP = 1;
 `else
@@ -685,6 +762,7 @@ module aes_pipe #(
         f_infl = {NSLOT{1'b0}};
         for (fp = 0; fp <= PN - 2; fp = fp + 1)
             if (pv[fp]) f_infl[psb[SBW*fp+4 +: SLOT_W]] = 1'b1;
+        if (i_v) f_infl[i_slot] = 1'b1;
     end
     genvar fs;
     generate
@@ -710,7 +788,7 @@ module aes_pipe #(
             always @(*) if (f_rst_seen) assert(last_ok[fs] == pok[PN-1]);
         end
     endgenerate
-    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PN + 1), .ASSUME_IN(F_TOP)) f_core (
+    aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(CAP), .LAT(PI + 1), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),

@@ -84,7 +84,9 @@
 //   out_data         : J < NR_MAX: the ARK register; J = NR_MAX: the stage's result for
 //                      the output buffer, zero unless out_ok (see above)
 //   out_ok[3:0]      : J = NR_MAX: copies of the ok bit of the block in the output
-//                      buffer's place (one per 32-bit slice of out_data); unused otherwise
+//                      buffer's place (one per 32-bit slice of out_data); J = 0: per-slice
+//                      load enables ANDed with ctl_ok[0] (aes_pipe's IN_REG copies, else
+//                      all ones); unused otherwise
 //   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
 //                      registered in the stage: the write lands one clock later
 //   wclr             : rst or zeroize: cancels the registered write, clears its data
@@ -177,12 +179,15 @@ module aes_pipe_stage #(
     generate
         if (J == 0) begin : g_ark0
             // ---- stage 0: initial AddRoundKey, round key read at the accepted block --------
+            // (slice c loads when ctl_ok[0] and out_ok[c]: aes_pipe ties one of the two
+            // to 1, and with an input register passes per-slice copies in out_ok)
             reg [127:0] ark_data;
-            always @(posedge clk) ark_data <= ctl_ok[0] ? (in_data ^ rk_mem) : 128'd0;
+            for (c = 0; c < 4; c = c + 1) begin : g_sl0
+                always @(posedge clk)
+                    ark_data[32*c +: 32] <= (ctl_ok[0] && out_ok[c]) ?
+                                            (in_data[32*c +: 32] ^ rk_mem[32*c +: 32]) : 32'd0;
+            end
             assign out_data = ark_data;
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_out_ok = ^out_ok;
-            /* verilator lint_on UNUSEDSIGNAL */
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_ctl = ^{ctl_dec, ctl_dec_nx, ctl_byp, rk_ok};
             /* verilator lint_on UNUSEDSIGNAL */

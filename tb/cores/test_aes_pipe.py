@@ -40,15 +40,18 @@ SCRUB_CYCLES = 0   # clocks of the key-memory scrub after rst / zeroize
 
 def load_params(dut) -> None:
     global NR_MAX, DIRECTION, R, LATENCY, AW, SCRUB_CYCLES
-    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "ROUND_REGS")))
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "NR_MAX", "DIRECTION", "ROUND_REGS",
+                              "IN_REG")))
     NR_MAX, DIRECTION, R = P["NR_MAX"], P["DIRECTION"], P["ROUND_REGS"]
-    LATENCY = 1 + NR_MAX * R
+    regs = NR_MAX * R + P["IN_REG"]      # registers a block passes before the output buffer
+    LATENCY = 1 + regs
     AW = P["SLOT_W"] + (1 if DIRECTION == 2 else 0)
     SCRUB_CYCLES = 2 ** AW
     # builds of 64 pipeline registers or more also hold key loads off during the output
-    # buffer's wipe (2**DAW clocks, DAW = clog2(NR_MAX * R + 1), at least 4): docs/pipe.md
-    daw = max(4, (NR_MAX * R).bit_length())
-    if 2 ** daw > 46 + NR_MAX * R:
+    # buffer's wipe (2**DAW clocks, DAW = clog2(NR_MAX * R + IN_REG + 2), at least 4):
+    # docs/pipe.md
+    daw = max(4, (regs + 1).bit_length())
+    if 2 ** daw > 46 + regs:
         SCRUB_CYCLES = max(SCRUB_CYCLES, 2 ** daw)
 
 
@@ -630,9 +633,11 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #     zeroize in a stream;
 #   SLOT_W=3 ROUND_REGS=3 composite S-boxes: interleaved NIST CBC Monte Carlo chains
 #     (enc/dec x 128/192/256), key loads while streaming;
-#   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (the aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
+#   NR_MAX=10 DIRECTION=0 ROUND_REGS=4 (chan-aes's core; with IN_REG=1 below, the
+#     aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
 #     rewritten for a core that supports only part of the key sizes/directions
 #     (unsupported -> err=1);
+#   IN_REG=1 (the input register): the aes128-enc build, and the full-size core on Icarus;
 #   SLOT_W=2 ROUND_REGS=4: the full-size table build (half-table S-boxes, both
 #     directions, bypassed stages): key sizes switching, zeroize;
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
@@ -653,6 +658,13 @@ CASES = [
      {"AESIP_MCT_RECORDS": "2", "AESIP_NBLOCKS": "500"}),
     ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("verilator", {"DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT, {"AESIP_NBLOCKS": "1500"}),
+    # the input register (IN_REG=1, one clock more latency): the aes128-enc build, and the
+    # full-size core on Icarus with key sizes switching every block, key loads while
+    # streaming (a block in the input register holds its slot's load off) and zeroize
+    ("verilator", {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "IN_REG": 1}, False, VARIANT,
+     {"AESIP_NBLOCKS": "1500"}),
+    ("icarus", {"SLOT_W": 2, "IN_REG": 1}, False,
+     SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "300"}),
     # the full-size table build with 4 registers per round (the `r4` synthesis variant):
     # half-table S-boxes in both directions, stages bypassed for AES-128/192 keys
     ("verilator", {"SLOT_W": 2, "ROUND_REGS": 4}, False,
