@@ -158,18 +158,21 @@ module aes_pipe_stage #(
     // otherwise, so this copy does too, one clock later. (A clear in every clock without
     // a write, decoded from `we`, drove its 128 synchronous resets across the device:
     // the critical path of aes128-enc on ECP5 at 138.6 MHz.) Without that clear every
-    // stage's data register has the same input, and Yosys merges them into one 128-bit
-    // register that feeds every stage's memory (aes128-enc: 146.8 MHz); the write still
-    // lands one clock after wdata.
+    // stage's address and data registers have the same inputs as every other stage's,
+    // and Yosys merged them into one register feeding every stage's memory, whose
+    // routes to the far stages were critical (aes128-enc, ECP5 seed 2: the address, a
+    // 6.5 ns route; aes128-enc-bram 155-167 MHz). They are keep_reg instances now, one
+    // pair per stage: the broadcast is a two-level tree (aes_pipe's wr_* registers, then
+    // these, each placed between the loader and its memory), and the write still lands
+    // one clock after wdata. 128 + AW flip-flops per stage.
     reg          w_en;
-    reg [AW-1:0] w_addr;
-    reg [127:0]  w_data;
+    wire [AW-1:0] w_addr;
+    wire [127:0]  w_data;
     always @(posedge clk) begin
         w_en   <= we && !wclr;
-        w_addr <= waddr;
-        if (wclr) w_data <= 128'd0;
-        else      w_data <= wdata;
     end
+    keep_reg #(.W(AW))  u_wa (.clk(clk), .rst(1'b0), .d(waddr), .q(w_addr));
+    keep_reg #(.W(128)) u_wd (.clk(clk), .rst(wclr), .d(wdata), .q(w_data));
 
     wire [127:0] rk_mem;
     aes_pipe_rkmem #(.AW(AW)) u_mem (
