@@ -41,8 +41,8 @@
 //                synchronous clears of stage 0, which was aes128-enc's critical path on
 //                ECP5 at every seed (docs/pipe.md). The register copies s_axis_tdata and
 //                s_axis_tuser in every clock (no enable, no clear): it holds what the
-//                bus presented one clock ago, and stage 0 loads from it only for an
-//                accepted block without err.
+//                bus presented one clock ago; stage 0 loads from it only for an offered
+//                block without err, and only an accepted one goes further.
 // Ports (docs/cores.md)
 //   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
 //                     slots; data registers read zero one clock later)
@@ -68,10 +68,11 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read; with IN_REG, also while one is in the input register). A legal load keeps key_ready low for 4 * Nr + 10 clocks after the handshake
-//   (50 / 58 / 66); after rst or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1
-//   when DIRECTION = 2, else SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at
-//   least the output buffer's wipe, 128 clocks.
+//   read; with IN_REG, also while one is in the input register). A legal load keeps
+//   key_ready low for 4 * Nr + 10 clocks after the handshake (50 / 58 / 66); after rst
+//   or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1 when DIRECTION = 2, else
+//   SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at least the output buffer's
+//   wipe, 128 clocks.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -361,8 +362,8 @@ module aes_pipe #(
             wire [AW-1:0]   r_addr;
             if (j == 0) begin : g_first
                 // Without IN_REG, stage 0 loads every valid input block without err,
-                // accepted or not: s_axis_tready (credits and the key-load hold-off) is then not
-                // on the path to its 128 data flip-flops. A block that is not accepted
+                // accepted or not: s_axis_tready (credits and the key-load hold-off) is
+                // then not on the path to its 128 data flip-flops. A block that is not accepted
                 // has no valid bit (pv[0] = in_acc), so stage 1 loads zero in its place.
                 // (Loading err blocks too, so that the slot check is off the clears,
                 // was measured and dropped: docs/pipe.md, 2026-12-04.)
