@@ -637,7 +637,8 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #     aes128-enc synthesis variant) and DIRECTION=1 ROUND_REGS=4: the generic tests
 #     rewritten for a core that supports only part of the key sizes/directions
 #     (unsupported -> err=1);
-#   IN_REG=1 (the input register): the aes128-enc build, and the full-size core on Icarus;
+#   IN_REG=1 (the input register): the aes128-enc build, the full-size core on Icarus,
+#     and the 7-register deep pipeline (below);
 #   SLOT_W=2 ROUND_REGS=4: the full-size table build (half-table S-boxes, both
 #     directions, bypassed stages): key sizes switching, zeroize;
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
@@ -686,11 +687,12 @@ CASES = [
      {"AESIP_NBLOCKS": "1500"}),
     # the deep pipeline: ROUND_REGS 5 .. 7 (registers inside the composite-field S-boxes);
     # 14 x 5 = 70 registers (key loads wait for the output buffer's wipe), bypassed stages
-    # for AES-128/192, both directions; AES-128 encryption at 7 per round; Icarus at 6
+    # for AES-128/192, both directions; AES-128 encryption at 7 per round with the input
+    # register (the aes128-enc-comp-r7 synthesis variant); Icarus at 6
     ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 2, "ROUND_REGS": 5}, False,
      SLOT_SWITCH + ["test_bad_keys_and_zeroize", "test_latency_and_throughput"], {"AESIP_NBLOCKS": "1500"}),
-    ("verilator", {"SBOX_IMPL": 1, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7}, False, VARIANT,
-     {"AESIP_NBLOCKS": "1500"}),
+    ("verilator", {"SBOX_IMPL": 1, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7, "IN_REG": 1}, False,
+     VARIANT, {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SBOX_IMPL": 1, "SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 6}, False,
      SLOT_SWITCH + ["test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "200"}),
 ]
