@@ -68,7 +68,11 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read; with IN_REG, also while one is in the input register). A legal load keeps
+//   read; with IN_REG, also while one is in the input register), and in the clock after
+//   a block of that slot was offered on s_axis (s_axis_tvalid, accepted or not) while
+//   key_valid did not request that slot: a block waiting for a credit holds its slot's
+//   key_ready low until key_valid requests the slot (then the block waits for the load,
+//   see Backpressure, and key_ready rises one clock later). A legal load keeps
 //   key_ready low for 4 * Nr + 10 clocks after the handshake (50 / 58 / 66); after rst
 //   or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1 when DIRECTION = 2, else
 //   SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at least the output buffer's
@@ -484,11 +488,20 @@ module aes_pipe #(
     wire scrub_n   = scrub_busy && !(&scrub_addr);
     wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
+    // The block at the input counts as soon as it is offered for a slot that is not
+    // being requested (in_offer), accepted or not: every accept is such an offer
+    // (s_axis_tready excludes in_keyreq), so kr_q is never higher than with the accept
+    // itself, and s_axis_tready (the credits' room) is not in kr_q's cone (room ->
+    // s_axis_tready -> the accept -> kr_q was bram's critical path, ECP5 seed 1, 7.1 ns).
+    // An offered block that waits for a credit thus holds its slot's key_ready low until
+    // key_valid requests that slot: then it no longer counts, key_ready rises a clock
+    // later, and the block waits for the load instead (module header, "Key load").
+    wire in_offer = s_axis_tvalid && !in_keyreq;
     always @(posedge clk) begin
         if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
         else for (ks = 0; ks < NSLOT; ks = ks + 1)
             kr_q[ks] <= !ld_busy_n && !scrub_n && !wipe_hold_n && !inflight_m1[ks] &&
-                        !(in_acc && (in_slot == ks[SLOT_W-1:0]));
+                        !(in_offer && (in_slot == ks[SLOT_W-1:0]));
     end
 
     wire        x_valid, x_last;
@@ -754,7 +767,9 @@ module aes_pipe #(
     localparam F_TOP = 0;
 `endif
     // key_ready's precomputation (kr_q) equals the key-load condition it stands for
-    // (no load, no scrub, no wipe hold, no block of the slot at positions 0 .. PN-2)
+    // (no load, no scrub, no wipe hold, no block of the slot at positions 0 .. PN-2),
+    // and no block of the slot offered in the clock before without being accepted
+    // (f_offq, in_offer)
     reg f_rst_seen = 1'b0;
     always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
     integer fp;
@@ -764,6 +779,11 @@ module aes_pipe #(
         for (fp = 0; fp <= PN - 2; fp = fp + 1)
             if (pv[fp]) f_infl[psb[SBW*fp+4 +: SLOT_W]] = 1'b1;
         if (i_v) f_infl[i_slot] = 1'b1;
+    end
+    reg [NSLOT-1:0] f_offq = {NSLOT{1'b0}};
+    always @(posedge clk) begin
+        f_offq <= {NSLOT{1'b0}};
+        if (in_offer && !in_acc) f_offq[in_slot] <= 1'b1;
     end
     genvar fs;
     generate
@@ -778,7 +798,7 @@ module aes_pipe #(
                 // the precomputed write-data selects equal what they stand for
                 assert(wclr_q == {4{scrub_wd || zphase}});
                 assert(wimc_q == {4{(DIRECTION != 0) && pb && use_imc}});
-                assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
+                assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] && !f_offq[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end
         end
