@@ -78,14 +78,12 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         # earlier releases so that figures stay comparable: "aes128-enc" is the AES-128
         # encrypt pipeline at its fastest structure (4 registers per round; it had 1
         # before the timing rework), "-r1" the old structure, "sub1"/"sub2" = 2/3.
-        # "aes128-enc" has the input register (IN_REG 1) since 2026-12-05, and so have the
-        # depth series' sub1 / sub2 / comp-r4 .. r7 (so that the series compares registers
-        # per round on one front end); "-r1" keeps the old structure without it.
+        # "aes128-enc" has the input register (IN_REG 1) since 2026-12-05.
         "default": {},
         "aes128-enc": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "IN_REG": 1},
         "aes128-enc-r1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 1},
-        "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 2, "IN_REG": 1},
-        "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 3, "IN_REG": 1},
+        "aes128-enc-sub1": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 2},
+        "aes128-enc-sub2": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 3},
         "sub1": {"ROUND_REGS": 2},
         "sub2": {"ROUND_REGS": 3},
         "r4": {"ROUND_REGS": 4},
@@ -95,14 +93,10 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         "aes128-enc-bram": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 2},
         # the deep pipeline of composite-field S-boxes: 4 .. 7 registers per round (5 .. 7
         # cut the S-box itself), AES-128 encryption; Fmax against depth in docs/pipe.md
-        "aes128-enc-comp-r4": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 1,
-                               "IN_REG": 1},
-        "aes128-enc-comp-r5": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5, "SBOX_IMPL": 1,
-                               "IN_REG": 1},
-        "aes128-enc-comp-r6": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 6, "SBOX_IMPL": 1,
-                               "IN_REG": 1},
-        "aes128-enc-comp-r7": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7, "SBOX_IMPL": 1,
-                               "IN_REG": 1},
+        "aes128-enc-comp-r4": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r5": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r6": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 6, "SBOX_IMPL": 1},
+        "aes128-enc-comp-r7": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7, "SBOX_IMPL": 1},
     },
 }
 

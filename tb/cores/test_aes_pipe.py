@@ -687,8 +687,8 @@ CASES = [
      {"AESIP_NBLOCKS": "1500"}),
     # the deep pipeline: ROUND_REGS 5 .. 7 (registers inside the composite-field S-boxes);
     # 14 x 5 = 70 registers (key loads wait for the output buffer's wipe), bypassed stages
-    # for AES-128/192, both directions; AES-128 encryption at 7 per round with the input
-    # register (the aes128-enc-comp-r7 synthesis variant); Icarus at 6
+    # for AES-128/192, both directions; AES-128 encryption at 7 per round (the
+    # aes128-enc-comp-r7 synthesis variant's parameters) with the input register; Icarus at 6
     ("verilator", {"SBOX_IMPL": 1, "SLOT_W": 2, "ROUND_REGS": 5}, False,
      SLOT_SWITCH + ["test_bad_keys_and_zeroize", "test_latency_and_throughput"], {"AESIP_NBLOCKS": "1500"}),
     ("verilator", {"SBOX_IMPL": 1, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 7, "IN_REG": 1}, False,
