@@ -68,11 +68,7 @@
 //   key_slot equal to the block's slot).
 //   Key load: key_ready is low while a load or scrub runs, during zeroize and while a
 //   block of the requested slot is inside the pipeline (before its last round key is
-//   read; with IN_REG, also while one is in the input register), and in the clock after
-//   a block of that slot was offered on s_axis (s_axis_tvalid, accepted or not) while
-//   key_valid did not request that slot: a block waiting for a credit holds its slot's
-//   key_ready low until key_valid requests the slot (then the block waits for the load,
-//   see Backpressure, and key_ready rises one clock later). A legal load keeps
+//   read; with IN_REG, also while one is in the input register). A legal load keeps
 //   key_ready low for 4 * Nr + 10 clocks after the handshake (50 / 58 / 66); after rst
 //   or zeroize the scrub takes 2**AW clocks (AW = SLOT_W + 1 when DIRECTION = 2, else
 //   SLOT_W), and in builds with NR_MAX * ROUND_REGS >= 64 at least the output buffer's
@@ -216,7 +212,10 @@ module aes_pipe #(
     wire           a_acc;      // valid
     wire [SBW-1:0] a_sb;       // sideband, err included
     wire [127:0]   a_data;     // stage 0's input
+    wire           a_ok;       // stage 0 loads (with a_ok4)
     wire [3:0]     a_ok4;      // stage 0 loads, per 32-bit slice
+    wire           i_v;        // IN_REG: a block is in the input register
+    wire [SLOT_W-1:0] i_slot;  // IN_REG: its slot
     wire [AW-1:0]  a_raddr;    // stage 0's round-key address (the entering block's)
     generate
         if (IN_REG != 0) begin : g_ireg
@@ -249,12 +248,18 @@ module aes_pipe #(
             assign a_acc  = r_v;
             assign a_sb   = r_sb;
             assign a_data = r_data;
+            assign a_ok   = 1'b1;
+            assign i_v    = r_v;
+            assign i_slot = r_sb[SLOT_W+3:4];
         end else begin : g_noireg
             assign a_acc  = in_acc;
             assign a_sb   = in_sb;
             assign a_data = s_axis_tdata;
-            assign a_ok4  = {4{s_axis_tvalid && !in_err}};
+            assign a_ok   = s_axis_tvalid && !in_err;
+            assign a_ok4  = 4'hf;
             assign a_raddr = sb_addr(in_sb);
+            assign i_v    = 1'b0;
+            assign i_slot = {SLOT_W{1'b0}};
         end
     endgenerate
 
@@ -312,7 +317,7 @@ module aes_pipe #(
     always @(*) begin
         inflight_m1_nx = {NSLOT{1'b0}};
         if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
-        if (IN_REG != 0 && a_acc) inflight_m1_nx[a_sb[SLOT_W+3:4]] = 1'b1;   // the input register's
+        if (i_v)    inflight_m1_nx[i_slot]  = 1'b1;
         for (p = 0; p <= PN - 4; p = p + 1)
             if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
     end
@@ -350,10 +355,8 @@ module aes_pipe #(
     generate
         for (j = 0; j < NST; j = j + 1) begin : g_st
             localparam NREG = (j == 0) ? 1 : ROUND_REGS;
-            localparam NOK  = (j == 0) ? 4 : ROUND_REGS;  // stage 0: one ok per 32-bit slice
             localparam EJ   = (j == NR_MAX) ? EA : 0;   // this stage's EARLY
-            wire [NOK-1:0]  c_ok;
-            wire [NREG-1:0] c_dec, c_byp;
+            wire [NREG-1:0] c_ok, c_dec, c_byp;
             wire            c_dec_nx;   // dec of the block entering register 0 a clock later
             wire            r_ok;
             wire [AW-1:0]   r_addr;
@@ -365,8 +368,8 @@ module aes_pipe #(
                 // (Loading err blocks too, so that the slot check is off the clears,
                 // was measured and dropped: docs/pipe.md, 2026-12-04.)
                 // With IN_REG, stage 0 loads from the input register, by the copies
-                // of its load decision (a_ok4, one per 32-bit slice), all registers.
-                assign c_ok   = a_ok4;
+                // of its load decision (a_ok4), all registers.
+                assign c_ok   = a_ok;
                 assign c_dec  = a_sb[1];
                 assign c_byp  = 1'b0;
                 assign c_dec_nx = 1'b0;
@@ -408,7 +411,7 @@ module aes_pipe #(
                 .clk(clk), .in_data((j == 0) ? a_data : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_dec_nx(c_dec_nx), .ctl_byp(c_byp),
                 .rk_ok(r_ok), .rk_addr(r_addr), .out_data(st_d[128*j +: 128]),
-                .out_ok(last_ok),
+                .out_ok((j == 0) ? a_ok4 : last_ok),
                 .wclr(wr_clr), .we(st_we[j]), .waddr(mem_waddr), .wdata(mem_wdata)
             );
         end
@@ -481,20 +484,11 @@ module aes_pipe #(
     wire scrub_n   = scrub_busy && !(&scrub_addr);
     wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
-    // The block at the input counts as soon as it is offered for a slot that is not
-    // being requested (in_offer), accepted or not: every accept is such an offer
-    // (s_axis_tready excludes in_keyreq), so kr_q is never higher than with the accept
-    // itself, and s_axis_tready (the credits' room) is not in kr_q's cone (room ->
-    // s_axis_tready -> the accept -> kr_q was bram's critical path, ECP5 seed 1, 7.1 ns).
-    // An offered block that waits for a credit thus holds its slot's key_ready low until
-    // key_valid requests that slot: then it no longer counts, key_ready rises a clock
-    // later, and the block waits for the load instead (module header, "Key load").
-    wire in_offer = s_axis_tvalid && !in_keyreq;
     always @(posedge clk) begin
         if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
         else for (ks = 0; ks < NSLOT; ks = ks + 1)
             kr_q[ks] <= !ld_busy_n && !scrub_n && !wipe_hold_n && !inflight_m1[ks] &&
-                        !(in_offer && (in_slot == ks[SLOT_W-1:0]));
+                        !(in_acc && (in_slot == ks[SLOT_W-1:0]));
     end
 
     wire        x_valid, x_last;
@@ -710,10 +704,12 @@ module aes_pipe #(
                     scrub_wd   <= 1'b0;
                 end
             end
-            ld_busy_in <= ld_busy_n;    // (set by a legal handshake, cleared by fin[1])
             if (key_hs) begin
                 slot_ok[key_slot] <= 1'b0;
-                if (kl_fits) ld_slot_in <= key_slot;
+                if (kl_fits) begin
+                    ld_busy_in <= 1'b1;
+                    ld_slot_in <= key_slot;
+                end
             end
             if (kx_req) begin           // the loader starts a clock after the handshake
                 ld_busy <= 1'b1;
@@ -738,6 +734,7 @@ module aes_pipe #(
             end
             if (fin[1]) begin           // the slot's last round key is in its memory
                 ld_busy <= 1'b0;
+                ld_busy_in <= 1'b0;
                 slot_ok[ld_slot] <= 1'b1;
                 slot_offc[2*ld_slot +: 2] <= ld_offc;
             end
@@ -757,9 +754,7 @@ module aes_pipe #(
     localparam F_TOP = 0;
 `endif
     // key_ready's precomputation (kr_q) equals the key-load condition it stands for
-    // (no load, no scrub, no wipe hold, no block of the slot at positions 0 .. PN-2),
-    // and no block of the slot offered in the clock before without being accepted
-    // (f_offq, in_offer)
+    // (no load, no scrub, no wipe hold, no block of the slot at positions 0 .. PN-2)
     reg f_rst_seen = 1'b0;
     always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
     integer fp;
@@ -768,12 +763,7 @@ module aes_pipe #(
         f_infl = {NSLOT{1'b0}};
         for (fp = 0; fp <= PN - 2; fp = fp + 1)
             if (pv[fp]) f_infl[psb[SBW*fp+4 +: SLOT_W]] = 1'b1;
-        if (IN_REG != 0 && a_acc) f_infl[a_sb[SLOT_W+3:4]] = 1'b1;
-    end
-    reg [NSLOT-1:0] f_offq = {NSLOT{1'b0}};
-    always @(posedge clk) begin
-        f_offq <= {NSLOT{1'b0}};
-        if (in_offer && !in_acc) f_offq[in_slot] <= 1'b1;
+        if (i_v) f_infl[i_slot] = 1'b1;
     end
     genvar fs;
     generate
@@ -788,7 +778,7 @@ module aes_pipe #(
                 // the precomputed write-data selects equal what they stand for
                 assert(wclr_q == {4{scrub_wd || zphase}});
                 assert(wimc_q == {4{(DIRECTION != 0) && pb && use_imc}});
-                assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] && !f_offq[fs] &&
+                assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
             end
         end

@@ -73,9 +73,7 @@
 // block that enters the stage's register k at the next edge, k = 0 the first)
 //   clk              : clock (no reset: the stage holds no control state)
 //   in_data          : state of the block entering register 0
-//   ctl_ok           : that block is valid and has no err; [NREG-1:0] for J >= 1, and
-//                      for J = 0 four copies [3:0], one per 32-bit slice of the register
-//                      (aes_pipe's load decision, registered copies with IN_REG)
+//   ctl_ok[NREG-1:0] : that block is valid and has no err
 //   ctl_dec          : that block decrypts
 //   ctl_dec_nx       : dec bit of the block that enters register 0 one clock later (the
 //                      one now a place earlier); read with SBOX_IMPL = 2 and DIRECTION = 2
@@ -86,7 +84,9 @@
 //   out_data         : J < NR_MAX: the ARK register; J = NR_MAX: the stage's result for
 //                      the output buffer, zero unless out_ok (see above)
 //   out_ok[3:0]      : J = NR_MAX: copies of the ok bit of the block in the output
-//                      buffer's place (one per 32-bit slice of out_data); unused otherwise
+//                      buffer's place (one per 32-bit slice of out_data); J = 0: per-slice
+//                      load enables ANDed with ctl_ok[0] (aes_pipe's IN_REG copies, else
+//                      all ones); unused otherwise
 //   we/waddr/wdata   : write port of the stage's round-key memory (aes_pipe's loader),
 //                      registered in the stage: the write lands one clock later
 //   wclr             : rst or zeroize: cancels the registered write, clears its data
@@ -106,7 +106,7 @@ module aes_pipe_stage #(
 ) (
     input  wire                                          clk,
     input  wire [127:0]                                  in_data,
-    input  wire [((J == 0) ? 4 : ROUND_REGS)-1:0]        ctl_ok,
+    input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_ok,
     input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_dec,
     input  wire                                          ctl_dec_nx,
     input  wire [((J == 0) ? 1 : ROUND_REGS)-1:0]        ctl_byp,
@@ -182,17 +182,17 @@ module aes_pipe_stage #(
     generate
         if (J == 0) begin : g_ark0
             // ---- stage 0: initial AddRoundKey, round key read at the accepted block --------
-            // (slice c loads when ctl_ok[c]: aes_pipe passes four copies of one decision,
-            // registers with IN_REG)
+            // (slice c loads when ctl_ok[0] and out_ok[c]: aes_pipe ties one of the two
+            // to 1, and with an input register passes per-slice copies in out_ok)
             reg [127:0] ark_data;
             for (c = 0; c < 4; c = c + 1) begin : g_sl0
                 always @(posedge clk)
-                    ark_data[32*c +: 32] <= ctl_ok[c] ?
+                    ark_data[32*c +: 32] <= (ctl_ok[0] && out_ok[c]) ?
                                             (in_data[32*c +: 32] ^ rk_mem[32*c +: 32]) : 32'd0;
             end
             assign out_data = ark_data;
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_ctl = ^{ctl_dec, ctl_dec_nx, ctl_byp, rk_ok, out_ok};
+            wire unused_ctl = ^{ctl_dec, ctl_dec_nx, ctl_byp, rk_ok};
             /* verilator lint_on UNUSEDSIGNAL */
         end else begin : g_round
             // ---- round key, registered one clock before its AddRoundKey ----------------------
