@@ -9,8 +9,7 @@
 // `python -m aesip.gen_sbox_bram`): entries 0..255 the forward S-box, 256..511 the inverse
 // S-box; a port reads the entry {inv, in}. With DIR = 0 or 1 the direction is fixed and
 // only 256 entries are read. Each table word also holds {04} x InvS(x) above an inverse
-// entry (zero above a forward entry), written to the RAM with X4 = 1 only, and then
-// with {05} x InvS(x) in place of InvS(x) in the low byte (see X4).
+// entry (zero above a forward entry), written to the RAM with X4 = 1 only.
 //
 // Implementation, selected by a Verilog define that the synthesis flow sets
 // (aesip/synth.py: read_verilog -D ...):
@@ -33,10 +32,10 @@
 // Parameters
 //   DIR     : 0 forward S-box only (a_inv / b_inv ignored), 1 inverse only (ignored),
 //             2 both: a_inv / b_inv select (0 = SubBytes, 1 = InvSubBytes)
-//   X4      : 0 (default) X_out is the S-box byte; 1 X_out is 16 bits: for an inverse
-//             lookup [7:0] = {05} x InvS(X_in) and [15:8] = {04} x InvS(X_in), for a
-//             forward one [7:0] = S(X_in) and [15:8] = 0 (aes_pipe's InvMixColumns as
-//             MixColumns of {05}y ^ {04}y', see aes_pipe_stage)
+//   X4      : 0 (default) X_out is the S-box byte; 1 X_out is 16 bits, [7:0] the S-box
+//             byte and [15:8] {04} x InvS(X_in) for an inverse lookup, zero for a forward
+//             one (a second byte of the same RAM word: aes_pipe's InvMixColumns as
+//             MixColumns of y ^ {04}y ^ {04}y', see aes_pipe_stage)
 //   OUT_REG : 1 (default) address register and output register, two clocks;
 //             0 address register only (X_out comes from the RAM's read latch), one clock
 // Ports (X = a or b; the two ports are independent)
@@ -49,7 +48,7 @@
 //   X_clr  : sampled at edge t + 1: clears the output register instead of loading it
 //            (OUT_REG = 0: sampled at edge t, with X_in, and only with X_en high)
 //   X_out  : the output register: S(X_in) or InvS(X_in) of edge t after edge t + 1
-//            (X4: the two bytes given under X4), or
+//            (X4: with {04} x InvS(X_in) or zero above it), or
 //            zero when X_clr was high at edge t + 1 (OUT_REG = 0: after edge t, zero when
 //            X_clr was high at edge t)
 // Latency: two clocks from X_in to X_out (OUT_REG = 0: one). No reset: the address
@@ -92,16 +91,10 @@ module aes_sbox_bram #(
     `include "aes_sbox_bram_table.vh"
     localparam OW = 8 * (1 + X4);   // output width
 
-    // the RAM word of table entry e: the S-box byte; with X4 {04} x InvS above it and
-    // {05} x InvS = InvS ^ {04} x InvS below it (the forward entries unchanged: their
-    // upper byte is zero)
+    // the RAM word of table entry e: the S-box byte, with X4 {04} x InvS above it
     function [15:0] word_of;
         input integer e;
-        reg [15:0] w;
-        begin
-            w = AES_SBOX_BRAM_TABLE[16*e +: 16];
-            word_of = (X4 != 0) ? {w[15:8], w[7:0] ^ w[15:8]} : {8'd0, w[7:0]};
-        end
+        word_of = AES_SBOX_BRAM_TABLE[16*e +: 16] & ((X4 != 0) ? 16'hffff : 16'h00ff);
     endfunction
 
     // table address of each port: {direction, byte}

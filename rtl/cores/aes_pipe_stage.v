@@ -16,8 +16,8 @@
 //   4: [SR SB] reg, delay reg, [MC] reg [ARK] reg (table S-boxes: [SR SB-halves] reg,
 //      [select] reg, [MC] reg, [ARK] reg)
 //   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
-//      [MC ARK] reg (decryption: InvMixColumns as MixColumns of {05}y ^ {04}y', both
-//      bytes read from the same RAM words; see g_r4_bram)
+//      [MC ARK] reg (decryption: InvMixColumns as MixColumns of y ^ {04}y ^ {04}y', the
+//      {04}y bytes read from the same RAM words; see g_r4_bram)
 //   5 .. 7: as 4, with a composite-field S-box (SBOX_IMPL = 1 required) cut by
 //      ROUND_REGS - 4 registers of its own (aes_sbox_comp REGS: after its norm d, after
 //      its products, after its input map): the paper-style deep pipeline of 5 .. 7 short
@@ -320,19 +320,15 @@ module aes_pipe_stage #(
                 // DIRECTION = 2 of the block's dec bit (from ctl_dec_nx): no control
                 // flip-flop fans out over the whole stage on the way to the RAMs.
                 // Decryption (BX4): InvMixColumns(y) = MixColumns(z) with
-                // z_i = {05}y_i ^ {04}y_(i+2) (rows i of a column; FIPS-197's
+                // z_i = y_i ^ {04}y_i ^ {04}y_(i+2) (rows i of a column; FIPS-197's
                 // InvMixColumns matrix is the MixColumns matrix times circ(05, 00, 04, 00)),
-                // and the RAM word holds {05} x InvS(x) and {04} x InvS(x) (aes_sbox_bram
-                // X4; S(x) and zero for the forward S-box, where z = y): one MixColumns
-                // for both directions, no direction select after the RAMs, and each z bit
-                // an XOR of two register bits. (With InvS(x) in the low byte z needed
-                // three, y ^ {04}y ^ {04}y': the decrypting rounds' copy -> z ->
-                // MixColumns -> AddRoundKey cone was bram's ECP5 critical path at
-                // 145.6 MHz, 3 LUT4 + a PFU mux.)
+                // and the RAM word holds {04} x InvS(x) beside InvS(x) (aes_sbox_bram X4;
+                // zero for the forward S-box, where z = y): one MixColumns for both
+                // directions and no direction select after the RAMs.
                 localparam BX4 = (DIRECTION != 0 && HAS_MC) ? 1 : 0;
                 wire         sb_go_nx = ok[0] && !byp[0] && !wclr;
-                wire [127:0] sb_q;          // the block RAMs' output registers: y, or {05}y
-                wire [127:0] sb_h;          // and {04}y of an inverse lookup (BX4)
+                wire [127:0] sb_q;          // the block RAMs' output registers: y
+                wire [127:0] sb_h;          // and {04} x y of an inverse lookup (BX4)
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];
                 // two S-boxes (bytes 2c and 2c+1) per aes_sbox_bram
@@ -380,7 +376,8 @@ module aes_pipe_stage #(
                     always @(posedge clk) copy_h <= ok[2] ? sb_h : 128'd0;
                     for (c = 0; c < 16; c = c + 1) begin : g_zb
                         // byte c = row c % 4 of column c / 4; row + 2 is byte c ^ 2
-                        assign mc_in[8*c +: 8] = copy_data[8*c +: 8] ^ copy_h[8*(c ^ 2) +: 8];
+                        assign mc_in[8*c +: 8] = copy_data[8*c +: 8] ^ copy_h[8*c +: 8]
+                                               ^ copy_h[8*(c ^ 2) +: 8];
                     end
                 end else begin : g_nz
                     /* verilator lint_off UNUSEDSIGNAL */

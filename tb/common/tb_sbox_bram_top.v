@@ -12,8 +12,7 @@
 //   a_out1 / b_out1    : DIR=1 (inverse only) outputs
 //   a_out2 / b_out2    : DIR=2 (inv selects) outputs
 //   a_q0 .. b_q2       : the same three with OUT_REG = 0
-//   a_x2 / b_x2        : DIR=2 with X4 = 1 (16 bits: inverse {04} x InvS above {05} x InvS,
-//                        forward the S-box byte)
+//   a_x2 / b_x2        : DIR=2 with X4 = 1 (16 bits: the S-box byte, {04} x InvS above it)
 `timescale 1ns / 1ps
 `default_nettype none
 module tb_sbox_bram_top (

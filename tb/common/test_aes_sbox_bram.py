@@ -6,8 +6,7 @@
   Icarus: every entry on both ports and in both directions, the two-clock latency, and
   the per-port synchronous clear of the output register and the per-port read enable;
   the same with OUT_REG = 0 (one clock, the clear sampled with the address); and DIR 2
-  with X4 = 1 (16-bit words: {04} x InvS(x) above {05} x InvS(x), the forward entries
-  alone).
+  with X4 = 1 (16-bit words: {04} x InvS(x) above InvS(x), the forward entries alone).
 * The ECP5 (DP16KD) and 7-series (RAMB18E1) wrappers: the simulation models that ship
   with Yosys have no behaviour for these primitives (share/ecp5/cells_sim.v declares
   DP16KD as a blackbox; share/xilinx/cells_sim.v has only ports, parameters and timing for
@@ -20,7 +19,7 @@
 
 Expected values: tb/common/fips197.py (the S-box computed from its FIPS-197 definition),
 spot-checked against the values printed in FIPS-197 Figures 7 and 14; {04} x v by its
-GF(2^8) multiplication (fips197.gmul), and {05} x v likewise.
+GF(2^8) multiplication (fips197.gmul).
 """
 from __future__ import annotations
 
@@ -50,9 +49,8 @@ def expected(dir_: int, x: int, inv: int) -> int:
 
 
 def expected_x4(x: int, inv: int) -> int:
-    """16-bit output of aes_sbox_bram DIR=2 X4=1: {04} x InvS above {05} x InvS for an
-    inverse lookup, the S-box byte alone for a forward one."""
-    return (gmul(INV_SBOX[x], 4) << 8 | gmul(INV_SBOX[x], 5)) if inv else SBOX[x]
+    """16-bit output of aes_sbox_bram DIR=2 X4=1: the S-box byte, {04} x InvS above it."""
+    return (gmul(INV_SBOX[x], 4) << 8 | INV_SBOX[x]) if inv else SBOX[x]
 
 
 def check_dirs(dut, names: str, x: int, inv: int, clr: int, what: str) -> int:
@@ -247,8 +245,7 @@ def test_sbox_bram_primitive(target, dir_, out_reg):
 def test_sbox_bram_primitive_x4(target, dir_):
     """X4 = 1 (aes_pipe's block-RAM rounds that decrypt): still one primitive, the 16
     output bits of each port on the primitive's data outputs 0..15, and every word of the
-    table {04} x InvS(x) above {05} x InvS(x) (entries 256..511), the S-box alone below
-    (0..255)."""
+    table {04} x InvS(x) above InvS(x) (entries 256..511), the S-box alone below (0..255)."""
     p, conn, nets = _one_primitive(target, dir_, "x4", 1, x4=1)
     if target == "ecp5":
         dout_a = [conn[f"DOA{i}"][0] for i in range(16)]
@@ -258,4 +255,4 @@ def test_sbox_bram_primitive_x4(target, dir_):
     assert dout_a == nets["a_out"] and dout_b == nets["b_out"]
     words = _table_from_params(target, p)
     assert [w & 0xFFFF for w in words[:256]] == SBOX
-    assert [w & 0xFFFF for w in words[256:512]] == [gmul(v, 4) << 8 | gmul(v, 5) for v in INV_SBOX]
+    assert [w & 0xFFFF for w in words[256:512]] == [gmul(v, 4) << 8 | v for v in INV_SBOX]
