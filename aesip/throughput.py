@@ -77,7 +77,9 @@ def _bench_match(recs: list[dict], sel: tuple) -> dict | None:
 
 def _synth_match(recs: list[dict], engine: str, variant: str, target: str) -> dict | None:
     for r in recs:
-        if (r["engine"], r["variant"], r["target"]) == (engine, variant, target) and not r.get("error"):
+        # the default nextpnr flow's record (a --tmg-ripup placement is kept beside it)
+        if ((r["engine"], r["variant"], r["target"]) == (engine, variant, target)
+                and not r.get("error") and not r.get("pnr")):
             return r
     return None
 

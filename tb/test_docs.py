@@ -292,3 +292,38 @@ def test_synth_seeds():
     assert synth.format_spread(recs[:1]) == ""
     assert synth.synth_main(["--engine", "iter32", "--seed", "1", "--seed", "2",
                              "--update-docs"]) == 2
+
+
+def test_synth_tmg_ripup():
+    """`aesip synth --tmg-ripup`: nextpnr (ecp5, ice40) gets --tmg-ripup, each placement is
+    cached in its own directory (`-tr`) under its own key, the record says so ("pnr") and
+    is kept beside the default flow's in syn/results.json; the Gbit/s tables keep using
+    the default flow's record; xc7 (synthesis only) is unchanged."""
+    from aesip import synth, throughput
+    args = synth.build_parser().parse_args(
+        ["--engine", "iter32", "--variant", "default", "--target", "ecp5", "--target", "xc7",
+         "--tmg-ripup", "--seed", "1", "--seed", "3"])
+    jobs = synth.plan(args)
+    got = sorted((j.target, j.seed, j.dir.name, j.pnr_extra) for j in jobs)
+    assert got == sorted([
+        ("ecp5", 1, "iter32-default-ecp5-tr", ["--tmg-ripup"]),
+        ("ecp5", 3, "iter32-default-ecp5-tr-s3", ["--tmg-ripup"]),
+        ("xc7", 1, "iter32-default-xc7", [])])
+    plain = synth.Job("iter32", "default", {}, "ecp5", synth.DEFAULT_FREQ, 1)
+    tr = [j for j in jobs if j.target == "ecp5" and j.seed == 1][0]
+    ys, pnr = synth._scripts(plain)
+    ys_tr, pnr_tr = synth._scripts(tr)
+    assert ys == ys_tr.replace(str(tr.dir), str(plain.dir))
+    assert pnr_tr == pnr + " --tmg-ripup" and "--tmg-ripup" not in pnr
+    base = {"engine": "iter32", "variant": "default", "target": "ecp5", "params": {},
+            "device": "LFE5U-85F", "luts": 1, "ffs": 1, "brams": 0, "lutrams": 0,
+            "fmax_mhz": 100.0}
+    rip = dict(base, fmax_mhz=110.0, pnr="tmg-ripup")
+    assert synth.record_key(base) != synth.record_key(rip)
+    assert "nextpnr --tmg-ripup" in synth.format_table([rip])
+    assert "tmg-ripup" not in synth.format_table([base])
+    assert throughput._synth_match([rip, base], "iter32", "default", "ecp5") is base
+    assert throughput._synth_match([rip], "iter32", "default", "ecp5") is None
+    line = synth.format_spread([dict(rip, seed=1), dict(rip, seed=3, fmax_mhz=120.0),
+                                dict(base, seed=1)])
+    assert line.startswith("iter32/default/ecp5/tmg-ripup: seed 1 110.00, seed 3 120.00")
