@@ -643,8 +643,8 @@ VARIANT = ["test_nist_ecb", "test_random_mixed", "test_latency_and_throughput", 
 #     directions, bypassed stages): key sizes switching, zeroize;
 #   one small Icarus run (SLOT_W=2, NR_MAX=12, ROUND_REGS=2);
 #   SBOX_IMPL=2 ROUND_REGS=4 (block-RAM S-boxes): full size with the generic tests and
-#     key changes, and NR_MAX=10 DIRECTION=0 (the bram / aes128-enc-bram synthesis
-#     variants), the latter on Icarus; DIRECTION=1 (decrypt only);
+#     key changes (on Icarus with IN_REG=1: the bram / bram-ir synthesis variants), and
+#     NR_MAX=10 DIRECTION=0 (aes128-enc-bram) on Icarus; DIRECTION=1 (decrypt only);
 #   the deep pipeline, ROUND_REGS 5 .. 7 with composite-field S-boxes (below).
 CASES = [
     ("verilator", {"SBOX_IMPL": 0}, True, [], {"AESIP_KAT": "all", "AESIP_NRAND": "600"}),
@@ -672,12 +672,13 @@ CASES = [
      SLOT_SWITCH + ["test_bad_keys_and_zeroize"], {"AESIP_NBLOCKS": "1500"}),
     ("icarus", {"SLOT_W": 2, "NR_MAX": 12, "ROUND_REGS": 2}, False, SLOT_SWITCH, {"AESIP_NBLOCKS": "200"}),
     # block-RAM S-boxes (SBOX_IMPL=2, aes_sbox_bram's simulation model): the full-size core
-    # (generic tests, key change every block, key loads while streaming, zeroize) and the
-    # AES-128 encrypt core (on Icarus; the Verilator run of the same build repeated it)
+    # (generic tests, key change every block, key loads while streaming, zeroize; on
+    # Icarus with the input register, the bram-ir synthesis variant) and the AES-128
+    # encrypt core (on Icarus; the Verilator run of the same build repeated it)
     ("verilator", {"SBOX_IMPL": 2, "ROUND_REGS": 4, "SLOT_W": 2}, True,
      SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"],
      {"AESIP_KAT": "some", "AESIP_NRAND": "600", "AESIP_NBLOCKS": "1500"}),
-    ("icarus", {"SBOX_IMPL": 2, "ROUND_REGS": 4, "SLOT_W": 2}, True,
+    ("icarus", {"SBOX_IMPL": 2, "ROUND_REGS": 4, "SLOT_W": 2, "IN_REG": 1}, True,
      SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize"],
      {"AESIP_KAT": "some", "AESIP_NRAND": "100", "AESIP_NBLOCKS": "300"}),
     ("icarus", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4}, False, VARIANT,
