@@ -675,8 +675,8 @@ def record_key(rec: dict) -> tuple:
 
 
 def update_docs(records: list[dict], replace: bool = False) -> None:
-    """Merge records into syn/results.json (by design, variant, target; `replace` drops
-    the old ones first) and rewrite the table between the markers in docs/synthesis.md."""
+    """Merge records into syn/results.json (by design, variant, target and flow option:
+    `record_key`; `replace` drops the old ones first) and rewrite the table between the markers in docs/synthesis.md."""
     old = json.loads(RESULTS.read_text()) if RESULTS.exists() and not replace else []
     merged = {record_key(r): r for r in old}
     for r in records:
@@ -775,9 +775,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "up to ~15%%, so compare changes at several seeds")
     p.add_argument("--tmg-ripup", action="store_true",
                    help="place and route (ecp5, ice40) with nextpnr's timing-driven rip-up "
-                        "in the router (--tmg-ripup): slower routing, a few %% more Fmax on "
-                        "most designs; cached and recorded beside the default flow's result "
-                        "(record field \"pnr\")")
+                        "in the router (--tmg-ripup): slower routing, measured gains in "
+                        "docs/synthesis.md (\"Router option\"); cached and recorded beside the "
+                        "default flow's result (record field \"pnr\")")
     p.add_argument("--update-docs", action="store_true",
                    help="merge the results into syn/results.json and rewrite the table in "
                         "docs/synthesis.md")
