@@ -54,6 +54,7 @@ WRAP_TOP = "aesip_syn_wrap"
 FLOW_VERSION = 3       # bump when the records or the flow change (invalidates syn/out caches)
 DEFAULT_FREQ = 150.0   # nextpnr target (MHz); timing-driven placement only, Fmax is measured
 DEFAULT_SEED = 1
+RIPUP = "tmg-ripup"    # the nextpnr option of --tmg-ripup, and the records' "pnr" value
 
 # Predefined variants per synthesis design: name -> parameter overrides. A variant whose
 # parameters the design does not have is skipped (with a note on stderr).
@@ -295,12 +296,12 @@ class Job:
 
     @property
     def name(self) -> str:
-        return f"{self.design}/{self.variant}/{self.target}{'/tmg-ripup' if self.ripup else ''}"
+        return f"{self.design}/{self.variant}/{self.target}{'/' + RIPUP if self.ripup else ''}"
 
     @property
     def pnr_extra(self) -> list[str]:
         """Options added to nextpnr's command line (recorded as the record's "pnr")."""
-        return ["--tmg-ripup"] if self.ripup else []
+        return ["--" + RIPUP] if self.ripup else []
 
     def key(self, scripts: str) -> str:
         h = hashlib.sha256()
@@ -503,7 +504,7 @@ def run_job(job: Job, force: bool = False, timeout: float | None = None) -> dict
         "dsps": None, "fmax_mhz": None, "freq_target_mhz": None, "seed": None,
     }
     if job.ripup:
-        rec["pnr"] = "tmg-ripup"
+        rec["pnr"] = RIPUP
     t0 = time.time()
     try:
         ports = None
