@@ -506,8 +506,7 @@ module aes_pipe #(
     // kx_start crossed the device: 7.8 ns, 5.5 of it one route, aes128-enc on ECP5).
     // The expander loads its window from kx_key two clocks after the handshake; kx_key
     // follows the key port two clocks behind through kx_key0 (zero while key_valid is
-    // low), with no enable, so no handshake signal fans out to it; kx_key holds the key
-    // aligned to the expander's window (the expander's KEY_ALIGNED). Neither copy holds
+    // low), with no enable, so no handshake signal fans out to it. Neither copy holds
     // anything but what the key port presented in the last two clocks; rst and zeroize
     // clear both.
     // kx_last0 is the key's last word (the expander's first SubWord input), selected by
@@ -537,12 +536,7 @@ module aes_pipe #(
             kx_key0  <= key_valid ? key_data : 256'd0;
             kx_last0 <= key_valid ? key_last_w : 32'd0;
             kx_size0 <= key_valid ? kx_size_w : 2'd0;
-            // aligned to the expander's window here (KEY_ALIGNED), a register to a
-            // register, so that the expander's window load has no key-size select in
-            // front of it (key_size -> the 256-bit select -> the window load was
-            // critical on ECP5 at 131.5 MHz, bram-ir)
-            kx_key   <= (kx_size0 == 2'd0) ? {kx_key0[127:0], 128'd0} :
-                        (kx_size0 == 2'd1) ? {kx_key0[191:0], 64'd0} : kx_key0;
+            kx_key   <= kx_key0;
             kx_size  <= kx_size0;
         end
         kx_req   <= !(rst || zeroize) && key_hs && kl_fits;
@@ -565,7 +559,7 @@ module aes_pipe #(
     // also takes the key's last word a clock before start (kx_last0), so no select stands
     // before its S-boxes (that select was in the expander's 6.6 ns paths at 146.8 MHz).
     aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(2),
-                     .KEY_SIZE_MAX(OFFC_MAX), .KEY_ALIGNED(1)) u_kexp (
+                     .KEY_SIZE_MAX(OFFC_MAX)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .key_last(kx_last0), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
@@ -580,37 +574,12 @@ module aes_pipe #(
     wire [3:0] ld_off = {1'b0, ld_offc, 1'b0};
     wire       zphase = ld_busy && x_valid && (x_idx[5:1] == 5'd0);   // w[0], w[1] cycles
 
-    // InvMixColumns of the round key (decryption rounds 1 .. Nr-1), in two clocks, as
-    // aes_mixcolumn forms it: MixColumns of the pre-multiplied column (byte i: b_i ^
-    // {04}(b_i ^ b_(i+2))). The pre-multiplication of rk_hold is registered in every clock
-    // (rk_pre_q); MixColumns of it is formed in the clock that uses it, phase B, one clock
-    // after phase A, where rk_hold was the same round key (round keys are four expander
-    // words apart; the clear after the last one is at the end of phase B). In one clock,
-    // rk_hold -> InvMixColumns (four LUT levels) -> the write-data select was critical on
-    // ECP5 (136.6 MHz, bram-ir with the key aligned for the expander). rk_pre_q follows
-    // rk_hold a clock behind (zero a clock after it is cleared after a load); rst and
-    // zeroize clear it.
-    function [7:0] xt2;         // multiply by {04} in GF(2^8)
-        input [7:0] a;
-        xt2 = {a[5:0], 2'b00} ^ (a[6] ? 8'h1b : 8'h00) ^ (a[7] ? 8'h36 : 8'h00);
-    endfunction
-    function [31:0] imc_pre;    // the pre-multiplied column
-        input [31:0] w;
-        begin
-            imc_pre[7:0]   = w[7:0]   ^ xt2(w[7:0]   ^ w[23:16]);
-            imc_pre[15:8]  = w[15:8]  ^ xt2(w[15:8]  ^ w[31:24]);
-            imc_pre[23:16] = w[23:16] ^ xt2(w[23:16] ^ w[7:0]);
-            imc_pre[31:24] = w[31:24] ^ xt2(w[31:24] ^ w[15:8]);
-        end
-    endfunction
-    reg  [127:0] rk_pre_q;
+    // InvMixColumns of the round key (decryption rounds 1 .. Nr-1)
     wire [127:0] rk_imc;
     genvar c;
     generate
         for (c = 0; c < 4; c = c + 1) begin : g_imc
-            always @(posedge clk)
-                rk_pre_q[32*c +: 32] <= (rst || zeroize) ? 32'd0 : imc_pre(rk_hold[32*c +: 32]);
-            aes_mixcolumn #(.DIR(0)) u_mc (.in(rk_pre_q[32*c +: 32]), .inv(1'b0), .out(rk_imc[32*c +: 32]));
+            aes_mixcolumn #(.DIR(1)) u_imc (.in(rk_hold[32*c +: 32]), .inv(1'b1), .out(rk_imc[32*c +: 32]));
         end
     endgenerate
     /* verilator lint_off UNUSEDSIGNAL */
