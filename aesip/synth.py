@@ -89,12 +89,16 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         "sub2": {"ROUND_REGS": 3},
         "r4": {"ROUND_REGS": 4},
         # block-RAM S-boxes (SBOX_IMPL 2, aes_sbox_bram: DP16KD / RAMB18E1 with the output
-        # register), which need ROUND_REGS 4: the full-size core and AES-128 encrypt
+        # register), with ROUND_REGS 4 (or 5, below): the full-size core and AES-128 encrypt
         "bram": {"ROUND_REGS": 4, "SBOX_IMPL": 2},
         # the same with the input register (IN_REG 1, one clock more latency): the slot
         # check of the block on the input off stage 0's and 1's controls
         "bram-ir": {"ROUND_REGS": 4, "SBOX_IMPL": 2, "IN_REG": 1},
         "aes128-enc-bram": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 2},
+        # block-RAM S-boxes with 5 registers per round (a register between MixColumns
+        # and AddRoundKey; 14 clocks more latency at full size)
+        "bram-r5": {"ROUND_REGS": 5, "SBOX_IMPL": 2},
+        "aes128-enc-bram-r5": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5, "SBOX_IMPL": 2},
         # the deep pipeline of composite-field S-boxes: 4 .. 7 registers per round (5 .. 7
         # cut the S-box itself), AES-128 encryption; Fmax against depth in docs/pipe.md
         "aes128-enc-comp-r4": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 4, "SBOX_IMPL": 1},

@@ -53,7 +53,7 @@ BAD = [
     ("pipe-sbox3", "aes_pipe", rtl.core_sources("pipe"), {"SBOX_IMPL": 3, "ROUND_REGS": 4},
      "aes_pipe_SBOX_IMPL_not_0_to_2", "aes_pipe: SBOX_IMPL must be 0 or 1 or 2"),
     ("pipe-sbox-bram-rr2", "aes_pipe", rtl.core_sources("pipe"), {"SBOX_IMPL": 2, "ROUND_REGS": 2},
-     "aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4", "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4"),
+     "aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4_or_5", "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4 or 5"),
     ("sbox-bram-dir3", "aes_sbox_bram", rtl.sources(), {"DIR": 3},
      "aes_sbox_bram_DIR_not_0_1_2", "aes_sbox_bram: DIR must be 0 or 1 or 2"),
     ("pipe-rr5-table", "aes_pipe", rtl.core_sources("pipe"), {"ROUND_REGS": 5},

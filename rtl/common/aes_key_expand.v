@@ -25,6 +25,11 @@
 //               AES-256, the default); a larger key_size is taken as this one. A caller
 //               that only accepts shorter keys (aes_pipe with NR_MAX 10 or 12) sets it so
 //               that the per-size selects of the window and of the load fold away
+//   KEY_ALIGNED : 0 (default) key_data as below; 1 = the caller aligns the key to the
+//               window: key_data holds the key's Nk words at the top (words 8-Nk .. 7:
+//               AES-128 in bits [255:128], AES-192 in [255:64]) and zero below, so that
+//               the window loads key_data with no key-size select (aes_pipe forms it in
+//               a register)
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -47,7 +52,8 @@
 module aes_key_expand #(
     parameter SBOX_IMPL = 0,
     parameter SUB_AHEAD = 0,
-    parameter KEY_SIZE_MAX = 2
+    parameter KEY_SIZE_MAX = 2,
+    parameter KEY_ALIGNED = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -70,6 +76,8 @@ module aes_key_expand #(
                      "aes_key_expand: SUB_AHEAD must be 0, 1 or 2")
         `AESIP_CHECK(KEY_SIZE_MAX >= 0 && KEY_SIZE_MAX <= 2, aes_key_expand_KEY_SIZE_MAX_not_0_to_2,
                      "aes_key_expand: KEY_SIZE_MAX must be 0, 1 or 2")
+        `AESIP_CHECK(KEY_ALIGNED == 0 || KEY_ALIGNED == 1, aes_key_expand_KEY_ALIGNED_not_0_or_1,
+                     "aes_key_expand: KEY_ALIGNED must be 0 or 1")
     endgenerate
 
     // key sizes limited to KEY_SIZE_MAX (constants fold the selects below)
@@ -107,8 +115,10 @@ module aes_key_expand #(
     // new word w[i+Nk] = w[i] ^ T(w[i+Nk-1]); (i+Nk) mod Nk == i mod Nk == pos
     wire [1:0]  mode = (pos == 3'd0) ? 2'd1 : ((sz[1] && pos == 3'd4) ? 2'd2 : 2'd0);
     wire [31:0] t;
-    // at a load, window position j takes key word j - (8 - Nk)
-    wire [255:0] kwin = (ksz == 2'd0) ? {key_data[127:0], 128'd0} :
+    // at a load, window position j takes key word j - (8 - Nk) (KEY_ALIGNED: key_data
+    // is already so)
+    wire [255:0] kwin = (KEY_ALIGNED != 0) ? key_data :
+                        (ksz == 2'd0) ? {key_data[127:0], 128'd0} :
                         (ksz == 2'd1) ? {key_data[191:0], 64'd0} : key_data;
     generate
         if (SUB_AHEAD == 0) begin : g_sub_now

@@ -19,7 +19,7 @@
 //   DIRECTION  : 0 = encrypt only, 1 = decrypt only, 2 = both (default). "iter32"
 //                always has both directions and requires 2.
 //   ROUND_REGS : "pipe" only: 1 .. 7 registers per round (default 1, docs/pipe.md;
-//                5 .. 7 need SBOX_IMPL 1); must be 1 for the other cores
+//                5 .. 7 need SBOX_IMPL 1, or 5 with 2); must be 1 for the other cores
 // Ports: exactly the common block-core interface (docs/cores.md)
 //   clk, rst, zeroize                                 : clock, synchronous reset, zeroize
 //   key_valid/key_ready/key_slot/key_bytes/key_data   : key-load handshake

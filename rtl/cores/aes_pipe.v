@@ -20,8 +20,8 @@
 //
 // Parameters
 //   SBOX_IMPL  : 0 table S-boxes, 1 composite-field S-boxes, 2 block-RAM S-boxes in the
-//                round stages (aes_sbox_bram; only with ROUND_REGS = 4; the key expander
-//                then uses table S-boxes) (default 0)
+//                round stages (aes_sbox_bram; only with ROUND_REGS = 4 or 5; the key
+//                expander then uses table S-boxes) (default 0)
 //   SLOT_W     : key-slot index width, 2**SLOT_W key slots (>= 1, default 1)
 //   TAG_W      : sideband tag width (>= 1, default 8)
 //   NR_MAX     : 10, 12 or 14 (default 14): largest supported key (AES-128/192/256).
@@ -33,7 +33,8 @@
 //                1 = after AddRoundKey; 2 = also after SubBytes; 3 = also after
 //                MixColumns; 4 = also a second register after the S-boxes;
 //                5 .. 7 = as 4 plus 1 .. 3 registers inside composite-field S-boxes
-//                (SBOX_IMPL must be 1) (aes_pipe_stage)
+//                (SBOX_IMPL 1); with block-RAM S-boxes (SBOX_IMPL 2) 5 = as 4 plus a
+//                register between MixColumns and AddRoundKey (aes_pipe_stage)
 //   IN_REG     : 0 or 1 (default 0): 1 = an input register in front of stage 0, one clock
 //                more latency. The accepted block's slot check (slot_ok[slot]), its
 //                round-key address and stage 0's load decision then come from registers:
@@ -117,8 +118,8 @@ module aes_pipe #(
     generate
         `AESIP_CHECK(SBOX_IMPL >= 0 && SBOX_IMPL <= 2, aes_pipe_SBOX_IMPL_not_0_to_2,
                      "aes_pipe: SBOX_IMPL must be 0 or 1 or 2")
-        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4, aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4,
-                     "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4")
+        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4 || ROUND_REGS == 5, aes_pipe_SBOX_IMPL_2_needs_ROUND_REGS_4_or_5,
+                     "aes_pipe: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4 or 5")
         `AESIP_CHECK(SLOT_W >= 1, aes_pipe_SLOT_W_below_1, "aes_pipe: SLOT_W must be >= 1")
         `AESIP_CHECK(TAG_W >= 1, aes_pipe_TAG_W_below_1, "aes_pipe: TAG_W must be >= 1")
         `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_NR_MAX_not_10_12_14,
@@ -127,8 +128,8 @@ module aes_pipe #(
                      "aes_pipe: DIRECTION must be 0 or 1 or 2")
         `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 7, aes_pipe_ROUND_REGS_not_1_to_7,
                      "aes_pipe: ROUND_REGS must be 1 .. 7")
-        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_ROUND_REGS_needs_comp,
-                     "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
+        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1 || (SBOX_IMPL == 2 && ROUND_REGS == 5), aes_pipe_ROUND_REGS_needs_comp,
+                     "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes; 5 also SBOX_IMPL 2)")
         `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, aes_pipe_IN_REG_not_0_1,
                      "aes_pipe: IN_REG must be 0 or 1")
         // the output buffer holds every block in flight, and the late credit return
@@ -506,7 +507,8 @@ module aes_pipe #(
     // kx_start crossed the device: 7.8 ns, 5.5 of it one route, aes128-enc on ECP5).
     // The expander loads its window from kx_key two clocks after the handshake; kx_key
     // follows the key port two clocks behind through kx_key0 (zero while key_valid is
-    // low), with no enable, so no handshake signal fans out to it. Neither copy holds
+    // low), with no enable, so no handshake signal fans out to it; kx_key holds the key
+    // aligned to the expander's window (the expander's KEY_ALIGNED). Neither copy holds
     // anything but what the key port presented in the last two clocks; rst and zeroize
     // clear both.
     // kx_last0 is the key's last word (the expander's first SubWord input), selected by
@@ -536,7 +538,16 @@ module aes_pipe #(
             kx_key0  <= key_valid ? key_data : 256'd0;
             kx_last0 <= key_valid ? key_last_w : 32'd0;
             kx_size0 <= key_valid ? kx_size_w : 2'd0;
-            kx_key   <= kx_key0;
+            // aligned to the expander's window here (KEY_ALIGNED, builds with more than
+            // one key size), a register to a register, so that the expander's window
+            // load has no key-size select in front of it (key_size -> the 256-bit
+            // select -> the window load was critical on ECP5 at 131.5 MHz, bram-ir;
+            // AES-128-only builds have no such select and keep the plain copy)
+            if (OFFC_MAX == 0)
+                kx_key <= kx_key0;
+            else
+                kx_key <= (kx_size0 == 2'd0) ? {kx_key0[127:0], 128'd0} :
+                          (kx_size0 == 2'd1) ? {kx_key0[191:0], 64'd0} : kx_key0;
             kx_size  <= kx_size0;
         end
         kx_req   <= !(rst || zeroize) && key_hs && kl_fits;
@@ -559,7 +570,7 @@ module aes_pipe #(
     // also takes the key's last word a clock before start (kx_last0), so no select stands
     // before its S-boxes (that select was in the expander's 6.6 ns paths at 146.8 MHz).
     aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(2),
-                     .KEY_SIZE_MAX(OFFC_MAX)) u_kexp (
+                     .KEY_SIZE_MAX(OFFC_MAX), .KEY_ALIGNED((OFFC_MAX == 0) ? 0 : 1)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .key_last(kx_last0), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
@@ -574,12 +585,45 @@ module aes_pipe #(
     wire [3:0] ld_off = {1'b0, ld_offc, 1'b0};
     wire       zphase = ld_busy && x_valid && (x_idx[5:1] == 5'd0);   // w[0], w[1] cycles
 
-    // InvMixColumns of the round key (decryption rounds 1 .. Nr-1)
+    // InvMixColumns of the round key (decryption rounds 1 .. Nr-1), in two clocks, as
+    // aes_mixcolumn forms it: MixColumns of the pre-multiplied column (byte i: b_i ^
+    // {04}(b_i ^ b_(i+2))). The pre-multiplication of rk_hold is registered in every clock
+    // (rk_pre_q); MixColumns of it is formed in the clock that uses it, phase B, one clock
+    // after phase A, where rk_hold was the same round key (round keys are four expander
+    // words apart; the clear after the last one is at the end of phase B). In one clock,
+    // rk_hold -> InvMixColumns (four LUT levels) -> the write-data select was critical on
+    // ECP5 (136.6 MHz, bram-ir with the key aligned for the expander). rk_pre_q follows
+    // rk_hold a clock behind (zero a clock after it is cleared after a load); rst and
+    // zeroize clear it.
+    function [7:0] xt2;         // multiply by {04} in GF(2^8)
+        input [7:0] a;
+        xt2 = {a[5:0], 2'b00} ^ (a[6] ? 8'h1b : 8'h00) ^ (a[7] ? 8'h36 : 8'h00);
+    endfunction
+    function [31:0] imc_pre;    // the pre-multiplied column
+        input [31:0] w;
+        begin
+            imc_pre[7:0]   = w[7:0]   ^ xt2(w[7:0]   ^ w[23:16]);
+            imc_pre[15:8]  = w[15:8]  ^ xt2(w[15:8]  ^ w[31:24]);
+            imc_pre[23:16] = w[23:16] ^ xt2(w[23:16] ^ w[7:0]);
+            imc_pre[31:24] = w[31:24] ^ xt2(w[31:24] ^ w[15:8]);
+        end
+    endfunction
+    // (Encrypt-only builds do not read rk_imc; they keep the one-clock form, which
+    // Yosys removes.)
     wire [127:0] rk_imc;
     genvar c;
     generate
-        for (c = 0; c < 4; c = c + 1) begin : g_imc
-            aes_mixcolumn #(.DIR(1)) u_imc (.in(rk_hold[32*c +: 32]), .inv(1'b1), .out(rk_imc[32*c +: 32]));
+        if (DIRECTION == 0) begin : g_imc1
+            for (c = 0; c < 4; c = c + 1) begin : g_imc
+                aes_mixcolumn #(.DIR(1)) u_imc (.in(rk_hold[32*c +: 32]), .inv(1'b1), .out(rk_imc[32*c +: 32]));
+            end
+        end else begin : g_imc2
+            reg [127:0] rk_pre_q;
+            for (c = 0; c < 4; c = c + 1) begin : g_imc
+                always @(posedge clk)
+                    rk_pre_q[32*c +: 32] <= (rst || zeroize) ? 32'd0 : imc_pre(rk_hold[32*c +: 32]);
+                aes_mixcolumn #(.DIR(0)) u_mc (.in(rk_pre_q[32*c +: 32]), .inv(1'b0), .out(rk_imc[32*c +: 32]));
+            end
         end
     endgenerate
     /* verilator lint_off UNUSEDSIGNAL */

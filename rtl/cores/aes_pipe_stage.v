@@ -18,6 +18,7 @@
 //   4 with SBOX_IMPL = 2 (block RAM): [SR] RAM address reg, [SB] RAM output reg, copy reg,
 //      [MC ARK] reg (decryption: InvMixColumns as MixColumns of y ^ {04}y ^ {04}y', the
 //      {04}y bytes read from the same RAM words; see g_r4_bram)
+//   5 with SBOX_IMPL = 2: as 4, and [MC] reg [ARK] reg instead of [MC ARK] reg (g_r5)
 //   5 .. 7: as 4, with a composite-field S-box (SBOX_IMPL = 1 required) cut by
 //      ROUND_REGS - 4 registers of its own (aes_sbox_comp REGS: after its norm d, after
 //      its products, after its input map): the paper-style deep pipeline of 5 .. 7 short
@@ -58,12 +59,13 @@
 //
 // Parameters
 //   SBOX_IMPL  : S-box implementation: 0 table, 1 composite field (aes_sbox IMPL), 2 block
-//                RAM (aes_sbox_bram, two S-boxes per RAM; needs ROUND_REGS = 4: the RAM's
-//                address and output registers are the stage's registers 0 and 1)
+//                RAM (aes_sbox_bram, two S-boxes per RAM; needs ROUND_REGS = 4 or 5: the
+//                RAM's address and output registers are the stage's registers 0 and 1)
 //   SLOT_W     : key-slot index width (>= 1)
 //   NR_MAX     : 10, 12 or 14 (number of round stages)
 //   DIRECTION  : 0 encrypt only, 1 decrypt only, 2 both (per block, ctl_dec)
-//   ROUND_REGS : 1 .. 7 registers per round stage (see above; 5 .. 7 need SBOX_IMPL 1)
+//   ROUND_REGS : 1 .. 7 registers per round stage (see above; 5 .. 7 need SBOX_IMPL 1,
+//                or 5 with SBOX_IMPL 2)
 //   J          : stage index, 0 .. NR_MAX
 //   EARLY      : 1 = the final stage does its AddRoundKey into register ROUND_REGS - 2
 //                (see above; needs J = NR_MAX, ROUND_REGS >= 3 and SBOX_IMPL != 2, whose
@@ -123,8 +125,8 @@ module aes_pipe_stage #(
     generate
         `AESIP_CHECK(SBOX_IMPL >= 0 && SBOX_IMPL <= 2, aes_pipe_stage_SBOX_IMPL_not_0_to_2,
                      "aes_pipe_stage: SBOX_IMPL must be 0 or 1 or 2")
-        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4, aes_pipe_stage_SBOX_IMPL_2_needs_ROUND_REGS_4,
-                     "aes_pipe_stage: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4")
+        `AESIP_CHECK(SBOX_IMPL != 2 || ROUND_REGS == 4 || ROUND_REGS == 5, aes_pipe_stage_SBOX_IMPL_2_needs_ROUND_REGS_4_or_5,
+                     "aes_pipe_stage: SBOX_IMPL 2 (block RAM) needs ROUND_REGS 4 or 5")
         `AESIP_CHECK(SLOT_W >= 1, aes_pipe_stage_SLOT_W_below_1,
                      "aes_pipe_stage: SLOT_W must be >= 1")
         `AESIP_CHECK(NR_MAX == 10 || NR_MAX == 12 || NR_MAX == 14, aes_pipe_stage_NR_MAX_not_10_12_14,
@@ -133,8 +135,8 @@ module aes_pipe_stage #(
                      "aes_pipe_stage: DIRECTION must be 0 or 1 or 2")
         `AESIP_CHECK(ROUND_REGS >= 1 && ROUND_REGS <= 7, aes_pipe_stage_ROUND_REGS_not_1_to_7,
                      "aes_pipe_stage: ROUND_REGS must be 1 .. 7")
-        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1, aes_pipe_stage_ROUND_REGS_needs_comp,
-                     "aes_pipe_stage: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes)")
+        `AESIP_CHECK(ROUND_REGS <= 4 || SBOX_IMPL == 1 || (SBOX_IMPL == 2 && ROUND_REGS == 5), aes_pipe_stage_ROUND_REGS_needs_comp,
+                     "aes_pipe_stage: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes; 5 also SBOX_IMPL 2)")
         `AESIP_CHECK(J >= 0 && J <= NR_MAX, aes_pipe_stage_J_out_of_range,
                      "aes_pipe_stage: J must be 0 .. NR_MAX")
         `AESIP_CHECK(EARLY == 0 || (J == NR_MAX && ROUND_REGS >= 3 && SBOX_IMPL != 2), aes_pipe_stage_EARLY_not_allowed,
@@ -147,7 +149,7 @@ module aes_pipe_stage #(
     // MixColumns direction: block-RAM S-boxes feed MixColumns only (InvMixColumns is
     // formed from the RAMs' second byte, see g_r4_bram)
     localparam MC_DIR = (SBOX_IMPL == 2) ? 0 : DIRECTION;
-    localparam SR     = (ROUND_REGS > 4) ? ROUND_REGS - 4 : 0;   // registers inside the S-boxes
+    localparam SR     = (ROUND_REGS > 4 && SBOX_IMPL == 1) ? ROUND_REGS - 4 : 0; // inside the S-boxes
     localparam HALVES = (SBOX_IMPL == 0 && ROUND_REGS == 4) ? 1 : 0; // half-table S-boxes
 
     // The write port is registered here, next to the memory, so that the loader's
@@ -299,7 +301,7 @@ module aes_pipe_stage #(
             // ---- registers -------------------------------------------------------------------
             wire [127:0] ark_in;     // state before the AddRoundKey of this stage
             if (SBOX_IMPL == 2) begin : g_r4_bram
-                // Block-RAM S-boxes, ROUND_REGS = 4 (checked above), same latency and
+                // Block-RAM S-boxes, ROUND_REGS = 4 (or 5, g_r5 below), same latency and
                 // control as g_r4:
                 //   register 0: the block RAMs' address registers ([SR] -> RAM address)
                 //   register 1: the block RAMs' output registers (SubBytes)
@@ -386,7 +388,16 @@ module aes_pipe_stage #(
                     assign mc_in = copy_data;
                 end
                 assign mc_dec  = 1'b0;      // (MixColumns only: MC_DIR = 0)
-                assign ark_in  = mc_out | byp_c;
+                if (ROUND_REGS == 5) begin : g_r5
+                    // register 3: mix_data = MixColumns (or a bypassed block's state);
+                    // register 4 (or the output buffer's, in the final stage) then holds
+                    // only the AddRoundKey
+                    reg [127:0] mix_data;
+                    always @(posedge clk) mix_data <= ok[3] ? (mc_out | byp_c) : 128'd0;
+                    assign ark_in = mix_data;
+                end else begin : g_r4m
+                    assign ark_in = mc_out | byp_c;
+                end
             end else if (ROUND_REGS == 1) begin : g_r1
                 assign sb_in_a = shift_rows(in_data, dec[0]);
                 assign sb_dec  = dec[0];

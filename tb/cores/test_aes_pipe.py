@@ -686,6 +686,14 @@ CASES = [
     # decrypt-only block-RAM build: InvMixColumns from the RAMs' second byte (X4) alone
     ("verilator", {"SBOX_IMPL": 2, "DIRECTION": 1, "ROUND_REGS": 4}, False, VARIANT,
      {"AESIP_NBLOCKS": "1500"}),
+    # block-RAM S-boxes with 5 registers per round (a register between MixColumns and
+    # AddRoundKey): the full-size core (the bram-r5 synthesis variant) with the generic
+    # tests, key sizes switching every block and zeroize; AES-128 encryption on Icarus
+    ("verilator", {"SBOX_IMPL": 2, "ROUND_REGS": 5, "SLOT_W": 2}, True,
+     SLOT_SWITCH + ["test_bad_keys_and_zeroize", "test_latency_and_throughput"],
+     {"AESIP_KAT": "some", "AESIP_NRAND": "300", "AESIP_NBLOCKS": "1000"}),
+    ("icarus", {"SBOX_IMPL": 2, "NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5}, False, VARIANT,
+     {"AESIP_NBLOCKS": "300"}),
     # the deep pipeline: ROUND_REGS 5 .. 7 (registers inside the composite-field S-boxes);
     # 14 x 5 = 70 registers (key loads wait for the output buffer's wipe), bypassed stages
     # for AES-128/192, both directions; AES-128 encryption at 7 per round (the
