@@ -98,6 +98,7 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         # block-RAM S-boxes with 5 registers per round (a register between MixColumns
         # and AddRoundKey; 14 clocks more latency at full size)
         "bram-r5": {"ROUND_REGS": 5, "SBOX_IMPL": 2},
+        "bram-r5-ir": {"ROUND_REGS": 5, "SBOX_IMPL": 2, "IN_REG": 1},
         "aes128-enc-bram-r5": {"NR_MAX": 10, "DIRECTION": 0, "ROUND_REGS": 5, "SBOX_IMPL": 2},
         # the deep pipeline of composite-field S-boxes: 4 .. 7 registers per round (5 .. 7
         # cut the S-box itself), AES-128 encryption; Fmax against depth in docs/pipe.md
