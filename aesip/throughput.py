@@ -35,6 +35,8 @@ ROWS = [
     # block-RAM S-boxes: the same one block per clock (bench of the default pipe)
     ("pipe", "bram", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "aes128-enc-bram", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("pipe", "bram-r5", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("pipe", "aes128-enc-bram-r5", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("ccm-iter32", "default", ("ccm-iter32", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-iter128", "default", ("ccm-iter128", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     # both cores encrypt-only (DIRECTION_B = 0): the same CCM cycles (bench of the default)
