@@ -507,8 +507,9 @@ module aes_pipe #(
     // kx_start crossed the device: 7.8 ns, 5.5 of it one route, aes128-enc on ECP5).
     // The expander loads its window from kx_key two clocks after the handshake; kx_key
     // follows the key port two clocks behind through kx_key0 (zero while key_valid is
-    // low), with no enable, so no handshake signal fans out to it; kx_key holds the key
-    // aligned to the expander's window (the expander's KEY_ALIGNED). Neither copy holds
+    // low), with no enable, so no handshake signal fans out to it; in builds with more
+    // than one key size kx_key holds the key aligned to the expander's window (the
+    // expander's KEY_ALIGNED). Neither copy holds
     // anything but what the key port presented in the last two clocks; rst and zeroize
     // clear both.
     // kx_last0 is the key's last word (the expander's first SubWord input), selected by
