@@ -610,7 +610,8 @@ module aes_pipe #(
         end
     endfunction
     // (Encrypt-only builds do not read rk_imc; they keep the one-clock form, which
-    // Yosys removes.)
+    // Yosys removes. The two-clock form for every build measured 8 440 LUT4 and 158.8
+    // MHz on aes128-enc-bram, ECP5 seed 1, against 8 419 / 177.7: not all of it went.)
     wire [127:0] rk_imc;
     genvar c;
     generate
