@@ -141,6 +141,18 @@ def multi_sources(core: str = "pipe") -> list[Path]:
     return sources(CORES[core][1] + MULTI)
 
 
+# Either engine, chosen by the LANES parameter of aes_mode_sel (rtl/modes/aes_mode_sel.v:
+# 1 = aes_mode_engine, >= 2 = aes_mode_multi): the engine files of the designs that can
+# use both (aesip_top, the protocol tops), whatever they build.
+SEL_TOP = "aes_mode_sel"
+SEL = MODES + ["modes/aes_mode_multi.v", "modes/aes_mode_sel.v"]
+
+
+def sel_sources(core: str = "iter128") -> list[Path]:
+    """Absolute paths of aes_mode_sel on block core `core` (its CORE parameter)."""
+    return sources(CORES[core][1] + SEL)
+
+
 # TDEA ECB/CBC (rtl/modes/tdea_mode_engine.v, docs/tdea.md): one TDEA block core behind
 # the mode engines' command/status interface. Its CORE parameter: "pipe" (tdea_pipe) or
 # "iter" (tdea_iter); `aesip run --engine` maps pipe and multi to "pipe", iter32 and
@@ -159,15 +171,17 @@ def tdea_engine_sources(core: str = "iter") -> list[Path]:
 
 # The drop-in IP (rtl/soc, docs/soc.md): aesip_top = the AXI4-Lite CSR block generated from
 # rdl/aesip_csr.rdl (aesip.gen_csr; SystemVerilog with unpacked-struct ports that Verilator
-# and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_engine (LANES = 1)
-# or aes_mode_multi (LANES >= 2): both engines are in the file list, whatever LANES is.
+# and Yosys read_slang accept, Icarus 11 does not) in front of aes_mode_sel: aes_mode_engine
+# (LANES = 1) or aes_mode_multi (LANES >= 2); both engines are in the file list (SEL),
+# whatever LANES is.
 SOC_TOP = "aesip_top"
 # Modules whose signals test benches read below their top, public in the Verilator models
-# (aesip/sim.py run(), internals; the rest of the design stays private): the engine's
+# (aesip/sim.py run(), internals; the rest of the design stays private): the selector
+# aes_mode_sel (its generate blocks lead to the engine), the engine's
 # ports and the core the build chose (aes_core's generate block) for every top built on a
 # mode engine, and in aesip_top also the self-test and test-block state
 # (tb/soc/test_aesip_top.py, aesip/tb/top_cli_tb.py).
-ENGINE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_core")
+ENGINE_PUBLIC = ("aes_mode_sel", "aes_mode_engine", "aes_mode_multi", "aes_core")
 SOC_PUBLIC = ENGINE_PUBLIC + ("aesip_selftest", "aesip_tblk")
 SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/aesip_tblk.v",
        "soc/aesip_top.sv"]
@@ -176,7 +190,7 @@ SOC = ["soc/aesip_csr_pkg.sv", "soc/aesip_csr.sv", "soc/aesip_selftest.v", "soc/
 def soc_sources(core: str = "iter128") -> list[Path]:
     """Absolute paths of aesip_top on block core `core` (its CORE parameter), for every
     LANES (aes_mode_engine and aes_mode_multi)."""
-    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"]) + [RTL / f for f in SOC]
+    return sel_sources(core) + [RTL / f for f in SOC]
 
 
 # `aesip run --engine` values: a block core name (aes_mode_engine built on that core) or
@@ -200,7 +214,7 @@ def realign_sources() -> list[Path]:
 def wimax_sources(core: str = "iter128") -> list[Path]:
     """Absolute paths of wimax_top (wimax_fe on aes_mode_engine or, with MULTI = 1,
     aes_mode_multi, on block core `core`)."""
-    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"] + WIMAX)
+    return sel_sources(core) + [RTL / f for f in WIMAX]
 
 
 # The IEEE 802.11 CCMP front end with its simulation top (docs/ccmp.md).
@@ -211,7 +225,7 @@ CCMP = REALIGN + ["proto/ccmp_fe.v", "proto/ccmp_top.v"]
 def ccmp_sources(core: str = "iter128") -> list[Path]:
     """Absolute paths of ccmp_top (ccmp_fe on aes_mode_engine or, with MULTI = 1,
     aes_mode_multi, on block core `core`)."""
-    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"] + CCMP)
+    return sel_sources(core) + [RTL / f for f in CCMP]
 
 
 # The IEEE 802.15.4 CCM* front end with its simulation top (docs/wpan.md).
@@ -222,4 +236,4 @@ WPAN = REALIGN + ["proto/wpan_fe.v", "proto/wpan_top.v"]
 def wpan_sources(core: str = "iter128") -> list[Path]:
     """Absolute paths of wpan_top (wpan_fe on aes_mode_engine or, with MULTI = 1,
     aes_mode_multi, on block core `core`)."""
-    return sources(CORES[core][1] + MODES + ["modes/aes_mode_multi.v"] + WPAN)
+    return sel_sources(core) + [RTL / f for f in WPAN]

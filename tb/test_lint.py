@@ -281,7 +281,7 @@ def test_soc_yosys_checks():
 # ----------------------------------------------------------------- file lists
 def test_rtl_lists_exist():
     listed = set(rtl.COMMON) | set(rtl.COMMON_INCLUDES) | {f for _, files in rtl.CORES.values() for f in files}
-    listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.MODE_INCLUDES) | set(rtl.SOC)
+    listed |= set(rtl.MODES) | set(rtl.MULTI) | set(rtl.SEL) | set(rtl.MODE_INCLUDES) | set(rtl.SOC)
     listed |= {f for _, files in rtl.TDEA_CORES.values() for f in files}
     listed |= set(rtl.WIMAX) | set(rtl.PROTO_INCLUDES)
     listed |= set(rtl.TDEA_ENGINE) | set(rtl.CHAN)
@@ -339,7 +339,7 @@ def test_fusesoc_core_files(name: str):
                              text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"
         assert files == expected, f"{path.name} lists {files}, aesip/rtl.py {expected}"
     elif name == "modes":
-        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODE_INCLUDES + rtl.MODES + rtl.MULTI)]
+        expected = ["rtl/" + f for f in dict.fromkeys(rtl.MODE_INCLUDES + rtl.MODES + rtl.MULTI + rtl.SEL)]
         for f in rtl.MODE_INCLUDES:
             assert re.search(rf"^\s*-\s*rtl/{re.escape(f)}\s*:\s*\{{\s*is_include_file\s*:\s*true\s*\}}",
                              text, re.M), f"{path.name}: rtl/{f} must be listed with is_include_file: true"

@@ -37,6 +37,10 @@ BAD = [
      "aes_mode_multi_iter32_DIRECTION_B_not_2", "aes_mode_multi: CORE iter32 needs DIRECTION_B = 2"),
     ("multi-rr2-iter128", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "ROUND_REGS": 2},
      "aes_core_ROUND_REGS_without_pipe", "aes_core: ROUND_REGS must be 1 unless CORE is pipe"),
+    ("sel-lanes0", rtl.SEL_TOP, rtl.sel_sources("iter128"), {"LANES": 0},
+     "aes_mode_sel_LANES_below_1", "aes_mode_sel: LANES must be >= 1"),
+    ("sel-multi-dirb1", rtl.SEL_TOP, rtl.sel_sources("iter128"), {"LANES": 2, "DIRECTION_B": 1},
+     "aes_mode_multi_DIRECTION_B_not_0_or_2", "aes_mode_multi: DIRECTION_B must be 0 or 2"),
     ("engine-len62", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"LEN_W": 62},
      "aes_mode_engine_LEN_W_out_of_range", "aes_mode_engine: LEN_W must be BUF_AW + 4 .. 61"),
     ("engine-core-unknown", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter64"},
@@ -119,6 +123,7 @@ BAD = [
 GOOD = [
     (rtl.MULTI_TOP, rtl.multi_sources()),
     (rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources()),
+    (rtl.SEL_TOP, rtl.sel_sources()),
     ("aes_pipe", rtl.core_sources("pipe")),
     ("aes_iter32", rtl.core_sources("iter32")),
     ("aes_core", rtl.sources(rtl.CORES["iter128"][1] + ["cores/aes_core.v"])),

@@ -16,6 +16,13 @@ from aesip.iface import (ERR_AUTH, ERR_BUFFER, ERR_KEY, ERR_LENGTH, ERR_NONCE, E
 from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
 
 
+def sel_engine(sel):
+    """The mode engine inside an aes_mode_sel instance (rtl/modes/aes_mode_sel.v): the
+    aes_mode_engine (LANES = 1, g_single.u_eng) or the aes_mode_multi (LANES >= 2,
+    g_multi.u_eng) it builds; both have the same ports."""
+    return (sel.g_single if hasattr(sel, "g_single") else sel.g_multi).u_eng
+
+
 @dataclass
 class Packet:
     op: str

@@ -39,15 +39,16 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from aesip import csr as csrmod
 from aesip.tb.csrbus import AxiLiteCsrBus
+from aesip.tb.engdrv import sel_engine
 from aesip.tb.engine_cli_tb import Session, execute
 
 MAX_POLLS = 20_000
 
 
 def engine(dut):
-    """The mode engine inside aesip_top: aes_mode_engine (LANES = 1) or aes_mode_multi
-    (LANES >= 2), same ports."""
-    return (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_engine
+    """The mode engine inside aesip_top (its aes_mode_sel u_engine): aes_mode_engine
+    (LANES = 1) or aes_mode_multi (LANES >= 2), same ports."""
+    return sel_engine(dut.u_engine)
 
 
 class TopSession(Session):

@@ -5,7 +5,7 @@
 // of tb/proto/test_ccmp_top.py.
 // docs/ccmp.md describes the ports; the key port and zeroize are the engine's.
 //
-// Parameters (passed to aes_mode_engine, which checks them)
+// Parameters (passed to the mode engine through aes_mode_sel; the engine checks them)
 //   CORE      : block core by name: "iter128" (default), "iter32", "pipe"
 //   SBOX_IMPL : 0 = table S-boxes, 1 = composite-field S-boxes
 //   SLOT_W    : key-slot index width, 1 .. 8 (also ccmp_fe: 17 replay counters per slot)
@@ -101,33 +101,18 @@ module ccmp_top #(
         .s_axis_eng_sts_tvalid(es_valid), .s_axis_eng_sts_tready(es_ready), .s_axis_eng_sts_tdata(es_data)
     );
 
-    generate
-        if (MULTI != 0) begin : g_multi
-            aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX), .LANES(LANES),
-                             .IN_AW(8)) u_eng (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
-                .key_data(key_data),
-                .s_axis_cmd_tvalid(ec_valid), .s_axis_cmd_tready(ec_ready), .s_axis_cmd_tdata(ec_data),
-                .s_axis_tvalid(ed_valid), .s_axis_tready(ed_ready), .s_axis_tdata(ed_data), .s_axis_tkeep(ed_keep),
-                .s_axis_tlast(ed_last),
-                .m_axis_tvalid(eo_valid), .m_axis_tready(eo_ready), .m_axis_tdata(eo_data), .m_axis_tkeep(eo_keep),
-                .m_axis_tlast(eo_last), .m_axis_tuser(eo_user),
-                .m_axis_sts_tvalid(es_valid), .m_axis_sts_tready(es_ready), .m_axis_sts_tdata(es_data)
-            );
-        end else begin : g_single
-            aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX)) u_eng (
-                .clk(clk), .rst(rst), .zeroize(zeroize),
-                .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
-                .key_data(key_data),
-                .s_axis_cmd_tvalid(ec_valid), .s_axis_cmd_tready(ec_ready), .s_axis_cmd_tdata(ec_data),
-                .s_axis_tvalid(ed_valid), .s_axis_tready(ed_ready), .s_axis_tdata(ed_data), .s_axis_tkeep(ed_keep),
-                .s_axis_tlast(ed_last),
-                .m_axis_tvalid(eo_valid), .m_axis_tready(eo_ready), .m_axis_tdata(eo_data), .m_axis_tkeep(eo_keep),
-                .m_axis_tlast(eo_last), .m_axis_tuser(eo_user),
-                .m_axis_sts_tvalid(es_valid), .m_axis_sts_tready(es_ready), .m_axis_sts_tdata(es_data)
-            );
-        end
-    endgenerate
+    // MULTI = 0: aes_mode_engine; MULTI = 1: aes_mode_multi with LANES lanes (aes_mode_sel)
+    aes_mode_sel #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
+                   .LANES((MULTI != 0) ? LANES : 1), .IN_AW(8)) u_eng (
+        .clk(clk), .rst(rst), .zeroize(zeroize),
+        .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
+        .key_data(key_data),
+        .s_axis_cmd_tvalid(ec_valid), .s_axis_cmd_tready(ec_ready), .s_axis_cmd_tdata(ec_data),
+        .s_axis_tvalid(ed_valid), .s_axis_tready(ed_ready), .s_axis_tdata(ed_data), .s_axis_tkeep(ed_keep),
+        .s_axis_tlast(ed_last),
+        .m_axis_tvalid(eo_valid), .m_axis_tready(eo_ready), .m_axis_tdata(eo_data), .m_axis_tkeep(eo_keep),
+        .m_axis_tlast(eo_last), .m_axis_tuser(eo_user),
+        .m_axis_sts_tvalid(es_valid), .m_axis_sts_tready(es_ready), .m_axis_sts_tdata(es_data)
+    );
 endmodule
 `default_nettype wire

@@ -402,39 +402,22 @@ module aesip_top #(
     assign hwif_in.TEST_CYCLES.count.next     = b_cycles;
 
     // ---------------------------------------------------------------- engine
-    // LANES = 1: aes_mode_engine (g_single.u_engine); LANES >= 2: aes_mode_multi
-    // (g_multi.u_engine). Same ports and stream semantics; the differences that matter
-    // here (zeroized packets' statuses before their data, the input FIFOs' wipe) are
-    // handled above (owed, WIPE_AW).
-    generate
-        if (LANES > 1) begin : g_multi
-            aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
-                             .BUF_AW(BUF_AW), .LANES(LANES), .IN_AW(IN_AW), .NR_MAX(NR_MAX)) u_engine (
-                .clk(clk), .rst(rst), .zeroize(zstart),
-                .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
-                .key_bytes(e_key_bytes), .key_data(e_key_data),
-                .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
-                .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
-                .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
-                .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
-                .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
-                .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
-            );
-        end else begin : g_single
-            aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
-                              .BUF_AW(BUF_AW), .NR_MAX(NR_MAX)) u_engine (
-                .clk(clk), .rst(rst), .zeroize(zstart),
-                .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
-                .key_bytes(e_key_bytes), .key_data(e_key_data),
-                .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
-                .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
-                .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
-                .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
-                .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
-                .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
-            );
-        end
-    endgenerate
+    // LANES = 1: aes_mode_engine; LANES >= 2: aes_mode_multi (aes_mode_sel: the engine is
+    // u_engine.g_single.u_eng or u_engine.g_multi.u_eng). Same ports and stream
+    // semantics; the differences that matter here (zeroized packets' statuses before their
+    // data, the input FIFOs' wipe) are handled above (owed, WIPE_AW).
+    aes_mode_sel #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
+                   .BUF_AW(BUF_AW), .NR_MAX(NR_MAX), .LANES(LANES), .IN_AW(IN_AW)) u_engine (
+        .clk(clk), .rst(rst), .zeroize(zstart),
+        .key_valid(e_key_valid), .key_ready(key_ready), .key_slot(e_key_slot),
+        .key_bytes(e_key_bytes), .key_data(e_key_data),
+        .s_axis_cmd_tvalid(e_cmd_valid), .s_axis_cmd_tready(e_cmd_ready), .s_axis_cmd_tdata(e_cmd_data),
+        .s_axis_tvalid(e_in_valid), .s_axis_tready(e_in_ready), .s_axis_tdata(e_in_data),
+        .s_axis_tkeep(e_in_keep), .s_axis_tlast(e_in_last),
+        .m_axis_tvalid(e_out_valid), .m_axis_tready(e_out_ready), .m_axis_tdata(e_out_data),
+        .m_axis_tkeep(e_out_keep), .m_axis_tlast(e_out_last), .m_axis_tuser(e_out_user),
+        .m_axis_sts_tvalid(e_sts_valid), .m_axis_sts_tready(e_sts_ready), .m_axis_sts_tdata(e_sts_data)
+    );
 
     // ---------------------------------------------------------------- counters, interrupts
     wire       sts_fire = m_axis_sts_tvalid && m_axis_sts_tready;

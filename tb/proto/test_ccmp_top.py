@@ -38,6 +38,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import ccmp_iface, ref, rtl, sim
 from aesip.tb.ccmpdrv import CcmpDriver
+from aesip.tb.engdrv import sel_engine
 from aesip.tb.seed import run_seed, test_rng
 
 C = ccmp_iface
@@ -664,7 +665,7 @@ async def test_timing(dut):
     rng = test_rng(f"{__name__}.test_timing")
     drv, keys = await start(dut, rng)
     pns = Pn(rng)
-    eng = (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_eng
+    eng = sel_engine(dut.u_eng)
     step = {"iter128": 11, "iter32": 45, "pipe": 15}[next(c for c in rtl.CORE_NAMES
                                                           if hasattr(eng.u_a, f"g_{c}"))]
     for blen in (0, 16, 64, 256, 1500, BODY_MAX):

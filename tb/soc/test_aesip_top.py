@@ -66,7 +66,7 @@ from aesip import ref, rtl, sim
 from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED, OPS
 from aesip.tb.coredrv import random_pause, set_pause
 from aesip.tb.csrbus import AxiLiteCsrBus
-from aesip.tb.engdrv import EngineDriver, Packet, expect
+from aesip.tb.engdrv import EngineDriver, Packet, expect, sel_engine
 from aesip.tb.seed import run_seed, test_rng
 
 CORE_IDS = {v: k for k, v in csrmod.CORE_IDS.items()}
@@ -105,9 +105,9 @@ class TopDriver(EngineDriver):
 
 
 def engine(dut):
-    """The mode engine inside aesip_top: aes_mode_engine (LANES = 1, g_single.u_engine) or
-    aes_mode_multi (LANES >= 2, g_multi.u_engine); both have the same ports."""
-    return (dut.g_single if hasattr(dut, "g_single") else dut.g_multi).u_engine
+    """The mode engine inside aesip_top (its aes_mode_sel u_engine): aes_mode_engine
+    (LANES = 1) or aes_mode_multi (LANES >= 2); both have the same ports."""
+    return sel_engine(dut.u_engine)
 
 
 def lanes(dut) -> int:
