@@ -148,7 +148,10 @@ def verilog_header(spec: dict, iname: str = IFACE) -> str:
 
 
 # --------------------------------------------------------------------------- Python
-_PY_HELPERS = '''
+# the helpers every generated interface module ends with: pack / unpack (the same in all),
+# then pack_command / unpack_status (the mode engine's status beat gives (error, value); a
+# front end's gives its fields) and error_name
+_PY_PACK = '''
 
 def pack(fields: dict, values: dict, width: int) -> int:
     """Integer of a beat from field values (missing fields 0). Raises ValueError when a
@@ -170,7 +173,9 @@ def unpack(fields: dict, v: int) -> dict:
     """Field values of a beat given as an integer."""
     return {name: (v >> lsb) & ((1 << w) - 1) for name, (lsb, w) in fields.items()}
 
+'''
 
+_PY_BEATS_ENGINE = '''
 def pack_command(**values) -> bytes:
     """The command beat (s_axis_cmd_tdata) as bytes, byte n = bits [8n+7:8n]. Byte
     strings (iv, tag) are given as little-endian integers: int.from_bytes(b, "little")."""
@@ -181,36 +186,9 @@ def unpack_status(beat: bytes) -> tuple[int, bytes]:
     """(error code, 16-byte value) of a status beat (m_axis_sts_tdata) given as bytes."""
     f = unpack(STS_FIELDS, int.from_bytes(bytes(beat), "little"))
     return f["err"], f["value"].to_bytes(STS_FIELDS["value"][1] // 8, "little")
-
-
-def error_name(code: int) -> str:
-    return ERROR_NAMES.get(code, f"code {code}")
 '''
 
-
-_PY_HELPERS_GENERIC = '''
-
-def pack(fields: dict, values: dict, width: int) -> int:
-    """Integer of a beat from field values (missing fields 0). Raises ValueError when a
-    value does not fit its field or the field is unknown."""
-    v = 0
-    for name, x in values.items():
-        if name not in fields:
-            raise ValueError(f"unknown field {name!r}")
-        lsb, w = fields[name]
-        x = int(x)
-        if not 0 <= x < (1 << w):
-            raise ValueError(f"field {name}: {x} does not fit in {w} bits")
-        v |= x << lsb
-    assert v < (1 << width)
-    return v
-
-
-def unpack(fields: dict, v: int) -> dict:
-    """Field values of a beat given as an integer."""
-    return {name: (v >> lsb) & ((1 << w) - 1) for name, (lsb, w) in fields.items()}
-
-
+_PY_BEATS_GENERIC = '''
 def pack_command(**values) -> bytes:
     """The command beat (s_axis_cmd_tdata) as bytes, byte n = bits [8n+7:8n]."""
     return pack(CMD_FIELDS, values, CMD_W).to_bytes(CMD_W // 8, "little")
@@ -219,11 +197,17 @@ def pack_command(**values) -> bytes:
 def unpack_status(beat: bytes) -> dict:
     """Field values of a status beat (m_axis_sts_tdata) given as bytes."""
     return unpack(STS_FIELDS, int.from_bytes(bytes(beat), "little"))
+'''
 
+_PY_ERROR_NAME = '''
 
 def error_name(code: int) -> str:
     return ERROR_NAMES.get(code, f"code {code}")
 '''
+
+
+def _py_helpers(iname: str) -> str:
+    return _PY_PACK + (_PY_BEATS_ENGINE if iname == IFACE else _PY_BEATS_GENERIC) + _PY_ERROR_NAME
 
 
 def python_module(spec: dict, iname: str = IFACE) -> str:
@@ -285,7 +269,7 @@ def python_module(spec: dict, iname: str = IFACE) -> str:
                     f"{p}_LEGAL = {{"]
             out += [f"    {f['name']!r}: {tuple(f['values'])!r}," for f in legal]
             out.append("}")
-    return "\n".join(out) + "\n" + (_PY_HELPERS if iname == IFACE else _PY_HELPERS_GENERIC)
+    return "\n".join(out) + "\n" + _py_helpers(iname)
 
 
 # --------------------------------------------------------------------------- docs
