@@ -13,7 +13,9 @@
 // input one clock ahead into a register; Rcon is multiplied by {02} forward and divided
 // by {02} backward. Per key slot a 32-bit LUT RAM keeps the first Nk + 1 and the last Nk
 // schedule words (written once, at key load), so no block ever waits for a key
-// expansion. See docs/iter32.md for the full description.
+// expansion; with LUT S-boxes a second one keeps InvMixColumns of the same words (the
+// decryption's round-key term, read beside them). See docs/iter32.md for the full
+// description.
 //
 // Parameters
 //   SBOX_IMPL : 0 = 256-entry table S-boxes, 1 = composite-field S-boxes (aes_sbox),
@@ -32,8 +34,8 @@
 //                     key_data (byte n at [8n+7:8n])
 //   Left behind: when a block finishes, the state rows, the input block and the
 //   key-schedule window are cleared; the output register is cleared when its result
-//   is taken. Between blocks only the key store (and its read register mq, part of
-//   the LUT RAM / block RAM) holds key material.
+//   is taken. Between blocks only the key store(s) (and their read registers, part of
+//   the LUT RAM / block RAM) hold key material; rst and zeroize overwrite them.
 //   s_axis_*        : input block; tuser = {tag, slot, dec}
 //   m_axis_*        : output block; tuser = {tag, err}; tdata all zero when err = 1
 // Timing (cycle = clock period; "edge" = rising edge)
@@ -187,7 +189,13 @@ module aes_iter32 #(
     wire        step    = (block_busy || expanding) && advance;
     wire        compute = step && !err;                 // err blocks leave state and schedule alone
     wire        step_last = step && at_last_word;
-    wire        expand_done = expanding && step_last;
+    // An expansion never stalls (stall needs block_busy; block_busy and expanding never
+    // coincide) and never has err (set only at a block's start or by a zeroize, which ends
+    // an expansion): its step is every clock. With LUT S-boxes its decodes use expanding
+    // alone, without the output handshake behind stall (exp_step; the block-RAM build
+    // keeps the netlist its iCE40 figure was measured on)
+    wire        exp_step    = !BRAM ? expanding : (expanding && compute);   // same value
+    wire        expand_done = !BRAM ? (expanding && at_last_word) : (expanding && step_last);
     // a block or a key can start: idle, or the last clock of a block (a key also not
     // while scrubbing). start_q / kstart_q are these decodes of block_busy / expanding /
     // at_last_word (/ scrubbing) kept as registers of their own, loaded from the next
@@ -282,13 +290,20 @@ module aes_iter32 #(
             //            for W[9-Nk] ^ u[j].
             // aux_q reads zero one clock after the window and the key buffer are cleared.
             // (After a shift the window is {key_word, window[223:32]}.)
-            wire         window_sh = !key_go && compute;
+            // aux_q loaded in a clock where a transfer can start (start_q) is never used:
+            // T is first used Nk-1 >= 3 clocks after a transfer, and after no transfer the
+            // core is idle. So the next values below leave out the start (no handshake in
+            // front of aux_q), and the decryption's tap assumes that the window shifts,
+            // which it does in every clock of a block except an err block's (whose schedule
+            // is not used) and a stalled one (the last round's first clock, repeated):
+            // there aux_q is wrong for the repeat, so that t_sub_q is wrong in the last
+            // round's second clock, where no key size uses T (u[4Nr+1] = w[2] = w[Nk+2] ^
+            // w[Nk+1]). The formal check below (f_tsub_good) proves that T's output is
+            // right whenever it is used. No stall and no handshake lie in front of aux_q
+            // now (the stall -> step -> key-buffer word select -> aux_q path was at 8.35 ns)
             wire [31:0]  dtap_nx = window_clear ? 32'd0 :
-                                   window_sh ? ((key_size == 2'd0) ? key_word :
-                                                (key_size == 2'd1) ? window[191:160] : window[127:96]) :
-                                               ((key_size == 2'd0) ? window[223:192] :
-                                                (key_size == 2'd1) ? window[159:128] : window[95:64]);
-            wire         decrypt_nx = rst ? 1'b0 : start_q ? (!key_go && in_decrypt) : decrypt;
+                                   ((key_size == 2'd0) ? key_word :
+                                    (key_size == 2'd1) ? window[191:160] : window[127:96]);
             // next_stored's value after the next step (j+1 < Nk-1), a register, so that
             // no adder and compare lie in front of aux_q (they were, at 9.28 ns)
             reg          ns_ahead_q;
@@ -296,35 +311,46 @@ module aes_iter32 #(
                 if (rst || start_q) ns_ahead_q <= 1'b1;      // j = 0: 1 < Nk-1
                 else if (step)      ns_ahead_q <= (word_index_inc < {3'd0, nk_minus1} - 6'd1);
             end
-            wire         next_stored_nx = (rst || start_q) ? 1'b1 : step ? ns_ahead_q : next_stored;
-            wire [31:0]  load_word_nx = (rst || zeroize || expand_done) ? 32'd0 :
-                                        key_go ? (key_data[63:32] & load_mask[31:0]) :
-                                        (expanding && compute) ? load_words[63:32] : load_words[31:0];
+            wire         next_stored_nx = rst ? 1'b1 : step ? ns_ahead_q : next_stored;
+            // encryption: a key word only in an expansion (the key buffer is empty
+            // otherwise), which steps in every clock
+            wire [31:0]  load_word_nx = (expanding && ns_ahead_q && !(rst || zeroize || expand_done)) ?
+                                        load_words[63:32] : 32'd0;
             reg  [31:0]  aux_q;
             reg          xen_q;
+            wire [31:0]  aux_d = decrypt ? dtap_nx : load_word_nx;
+            wire         xen_d = !decrypt && !next_stored_nx;
             always @(posedge clk) begin
-                aux_q <= decrypt_nx ? dtap_nx : next_stored_nx ? load_word_nx : 32'd0;
-                xen_q <= !decrypt_nx && !next_stored_nx;
+                aux_q <= aux_d;
+                xen_q <= xen_d;
             end
             wire [31:0] t_addr = aux_q ^ ({32{xen_q}} & (window_old ^ computed_word));
 `ifdef FORMAL
-            // aux_q / xen_q stand for the selects they replace; the decryption's tap is
-            // the window's word at the key size's tap whenever the key size did not
-            // change at the last edge
-            reg       f_tap_seen = 1'b0;
-            reg [1:0] f_tap_size;
+            // aux_q / xen_q as the selects they replace would load them, with the handshake
+            // and the stall (the form before): f_aux_good / f_tsub_good follow whether the
+            // registers and T's output hold those values, and T's output is right wherever
+            // it is used (a computed word from sched_sbox)
+            wire         f_window_sh = !key_go && compute;
+            wire [31:0]  f_dtap_nx = window_clear ? 32'd0 :
+                                     f_window_sh ? ((key_size == 2'd0) ? key_word :
+                                                    (key_size == 2'd1) ? window[191:160] : window[127:96]) :
+                                                   ((key_size == 2'd0) ? window[223:192] :
+                                                    (key_size == 2'd1) ? window[159:128] : window[95:64]);
+            wire         f_decrypt_nx = rst ? 1'b0 : start_q ? (!key_go && in_decrypt) : decrypt;
+            wire         f_ns_nx = (rst || start_q) ? 1'b1 : step ? ns_ahead_q : next_stored;
+            wire [31:0]  f_lw_nx = (rst || zeroize || expand_done) ? 32'd0 :
+                                   key_go ? (key_data[63:32] & load_mask[31:0]) :
+                                   (expanding && compute) ? load_words[63:32] : load_words[31:0];
+            wire [31:0]  f_aux_d = f_decrypt_nx ? f_dtap_nx : f_ns_nx ? f_lw_nx : 32'd0;
+            wire         f_xen_d = !f_decrypt_nx && !f_ns_nx;
+            reg          f_aux_good = 1'b0;
+            reg          f_tsub_good = 1'b0;
             always @(posedge clk) begin
-                f_tap_seen <= 1'b1;
-                f_tap_size <= key_size;
+                f_aux_good  <= (aux_d == f_aux_d) && (xen_d == f_xen_d);
+                f_tsub_good <= f_aux_good;
             end
             always @(posedge clk) if (!rst) assert(ns_ahead_q == (word_index_inc < {3'd0, nk_minus1}));
-            always @(*) if (f_tap_seen) begin
-                assert(xen_q == (!decrypt && !next_stored));
-                if (!decrypt) assert(aux_q == (next_stored ? load_word : 32'd0));
-                if (decrypt && f_tap_size == key_size)
-                    assert(aux_q == ((key_size == 2'd0) ? window[223:192] :
-                                     (key_size == 2'd1) ? window[159:128] : window[95:64]));
-            end
+            always @(*) if (!rst && compute && sel_sbox) assert (f_tsub_good);
 `endif
             wire [31:0] t_sub_d;
             reg  [31:0] t_sub_q;
@@ -364,10 +390,18 @@ module aes_iter32 #(
     wire          store_low   = store_first || store_extra;   // expansion: w[0..Nk-1] (w[Nk])
     // index in the second half (< Nk <= 8): words_left[2:0], zero-extended to WW bits
     wire [WW-1:0] words_left_w = (words_left[WW-1:0] << (WW - 3)) >> (WW - 3);
-    wire [AW-1:0] store_addr  = scrubbing ? scrub_step[AW-1:0] :
-                                expanding ? (!BRAM ? {slot, !exp_low_q, exp_idx_q} :
-                                             {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w}) :
-                                start_q ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
+    // store_addr_own / store_addr_in: formal checks only (g_addr_ahead)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [AW-1:0] store_addr_own = scrubbing ? scrub_step[AW-1:0] :
+                                   expanding ? (!BRAM ? {slot, !exp_low_q, exp_idx_q} :
+                                                {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w}) :
+                                   {slot, decrypt, next_index};
+    // the offered block's u[0] in a clock where a block can start (not while scrubbing;
+    // start_q implies !expanding)
+    wire          store_addr_in = start_q && !scrubbing;
+    wire [AW-1:0] store_addr_mix;          // the same for the second key store (LUT S-boxes)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [AW-1:0] store_addr;              // key-store address (g_addr_*, after the sequencer's next values)
     // the scrub's last step (scrub_step[AW]) only reads
     wire          store_we    = (scrubbing && !scrub_step[AW]) || (expanding && (store_low || store_last));
     // No read in a write clock (store_word is not used then): the RAM never reads the
@@ -467,10 +501,27 @@ module aes_iter32 #(
             // key-store read and the computed word) and the result selected after it, so
             // that the source select is not in front of its XOR trees (use_stored ->
             // key_word -> InvMixColumns -> rows was the ECP5 critical path, 8.22 ns)
-            wire [31:0] key_mixed_st, key_mixed_cw;
-            aes_mixcolumn #(.DIR(1)) u_mc_key_st (.in(store_word), .inv(1'b1), .out(key_mixed_st));
+            // A stored word's InvMixColumns is not formed after the read either: a second
+            // LUT RAM (key_store_mix, same address, write enable and scrub as key_store)
+            // holds InvMixColumns of every word written, read into store_mixed beside
+            // store_word. Words are written only by the expansion and the scrub, where
+            // key_word is computed_word (use_stored is never set outside a block), so its
+            // write data is InvMixColumns(computed_word), the term formed here anyway.
+            wire [31:0] key_mixed_cw;
             aes_mixcolumn #(.DIR(1)) u_mc_key_cw (.in(computed_word), .inv(1'b1), .out(key_mixed_cw));
-            assign key_mixed = use_stored ? key_mixed_st : key_mixed_cw;
+`ifdef AESIP_BRAM_ECP5
+            (* ram_style = "distributed" *)
+`endif
+            reg  [31:0] key_store_mix [0:(1 << AW) - 1];
+            reg  [31:0] store_mixed;         // its read register (no reset, as store_word)
+            always @(posedge clk) begin
+                if (store_we) key_store_mix[store_addr_mix] <= key_mixed_cw;
+                else          store_mixed <= key_store_mix[store_addr_mix];
+            end
+            assign key_mixed = use_stored ? store_mixed : key_mixed_cw;
+`ifdef FORMAL
+            always @(posedge clk) if (!rst && store_we) assert (!use_stored);
+`endif
         end else begin : g_key_mc1
             aes_mixcolumn #(.DIR(1)) u_mc_key (.in(key_word), .inv(1'b1), .out(key_mixed));
         end
@@ -562,6 +613,51 @@ module aes_iter32 #(
     wire at_last_word_nx = rst ? 1'b1 : start_q ? 1'b0 :
                            step ? (words_left == 6'd1) : at_last_word;
     wire start_nx = !expanding_nx && (!block_busy_nx || at_last_word_nx);
+    // key-store address (declared with the key store above)
+    generate
+        if (!BRAM) begin : g_addr_ahead
+            // LUT S-boxes: the address as a register, loaded with the value store_addr_own
+            // takes after the edge (from the next values of its sources), and the offered
+            // block's address selected after it by kstart_q (= start_q && !scrubbing as a
+            // register): one LUT level between registers and the LUT RAM's read address
+            // (the select in front of it was part of the ECP5 critical path at 8.0 ns)
+            wire [AW-1:0] scrub_step_nx = (rst || zeroize) ? {AW{1'b0}} :
+                                          (scrubbing && !scrub_step[AW]) ? scrub_step[AW-1:0] + 1'b1 : scrub_step[AW-1:0];
+            wire [SLOT_W-1:0] slot_nx   = rst ? {SLOT_W{1'b0}} : start_q ? (key_go ? key_slot : in_slot) : slot;
+            wire          decrypt_a_nx  = rst ? 1'b0 : start_q ? (!key_go && in_decrypt) : decrypt;
+            wire          exp_low_nx    = (rst || start_q) ? 1'b1 : step ? store_first : exp_low_q;
+            wire [WW-1:0] exp_idx_nx    = (rst || start_q) ? {WW{1'b0}} :
+                                          step ? (store_first ? next_index_q : {1'b0, words_left_dec[2:0]}) : exp_idx_q;
+            wire [WW-1:0] next_index_nx = (rst || start_q) ? {{(WW-1){1'b0}}, 1'b1} :
+                                          step ? next_index_q + 1'b1 : next_index_q;
+            wire [AW-1:0] addr_nx = scrubbing_nx ? scrub_step_nx :
+                                    expanding_nx ? {slot_nx, !exp_low_nx, exp_idx_nx} :
+                                                   {slot_nx, decrypt_a_nx, next_index_nx};
+            reg  [AW-1:0] addr_q;
+            // a copy of its own for the second key store (g_key_mc2), so that neither
+            // register drives the read addresses of both LUT RAMs (kept: Yosys would merge it)
+            (* keep *) reg [AW-1:0] addr_mix_q;
+            always @(posedge clk) begin
+                addr_q     <= addr_nx;
+                addr_mix_q <= addr_nx;
+            end
+            assign store_addr     = kstart_q ? {in_slot, in_decrypt, {WW{1'b0}}} : addr_q;
+            assign store_addr_mix = kstart_q ? {in_slot, in_decrypt, {WW{1'b0}}} : addr_mix_q;
+`ifdef FORMAL
+            reg f_addr_seen = 1'b0;
+            always @(posedge clk) f_addr_seen <= 1'b1;
+            always @(*) if (f_addr_seen) assert (kstart_q == store_addr_in);
+            always @(*) if (f_addr_seen && !store_addr_in) assert (addr_q == store_addr_own);
+            always @(*) if (f_addr_seen) assert (addr_mix_q == addr_q);
+`endif
+        end else begin : g_addr_now
+            // (the form the block-RAM build was measured with; the same address)
+            assign store_addr = scrubbing ? scrub_step[AW-1:0] :
+                                expanding ? {slot, !store_low, store_low ? word_index[WW-1:0] : words_left_w} :
+                                start_q ? {in_slot, in_decrypt, {WW{1'b0}}} : {slot, decrypt, next_index};
+            assign store_addr_mix = store_addr;   // unused (no second key store)
+        end
+    endgenerate
     always @(posedge clk) begin
         block_busy   <= block_busy_nx;
         expanding    <= expanding_nx;
@@ -674,7 +770,7 @@ module aes_iter32 #(
     always @(posedge clk) begin
         if (rst || zeroize || expand_done) load_words <= 224'd0;
         else if (key_go)      load_words <= key_data[255:32] & load_mask;
-        else if (expanding && compute) load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
+        else if (exp_step)    load_words <= {32'd0, load_words[223:32]};   // next word at [31:0]
 
         // no round-key words are left after a block or an expansion
         if (window_clear)     window <= 224'd0;
@@ -790,6 +886,8 @@ module aes_iter32 #(
     always @(posedge clk) if (!rst && DEFER && first_col) assert (sub_word[31:24] == 8'd0);
     always @(posedge clk) if (!rst) assert (next_index_q == word_index[WW-1:0] + 1'b1);
     always @(posedge clk) if (!rst) assert (exp_low_q == store_low);
+    // an expansion never meets a block, a stall or err (its decodes use expanding alone)
+    always @(posedge clk) if (!rst && expanding) assert (!block_busy && !err);
     always @(posedge clk) if (!rst) assert (exp_idx_q == (store_low ? word_index[WW-1:0] : words_left_w));
     // the late byte's output patch needs no handshake term: it never meets a stall or a
     // result waiting in the output register

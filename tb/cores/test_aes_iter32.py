@@ -360,6 +360,41 @@ async def test_backpressure_and_priority(dut):
 
 
 @cocotb.test()
+async def test_last_round_stall(dut):
+    """Every key size in both directions: block B follows block A back to back while the
+    sink holds A's result, so that B waits at the first clock of its last round for 0 to
+    6 clocks (that clock repeats, with the key schedule's registered T input set for a
+    step that did not happen) and then finishes. Both results are checked by the model."""
+    rng = rng_for_test()
+    tb = Bench(dut, rng)
+    await tb.start()
+    await tb.until_idle()
+    tag = 0
+    waits: set[int] = set()
+    for kb in (16, 24, 32):
+        tb.cur_key = (0, rng.randbytes(kb))
+        await tb.until_idle()
+        nr4 = 4 * NR[kb]
+        for dec in (False, True):
+            for hold in range(nr4 - 2, nr4 + 7):
+                n0 = len(tb.outs)
+                tb.cur_block = Block(rng.randbytes(16), dec, 0, tag % 2 ** tb.tag_w)
+                while tb.cur_block is not None:
+                    await tb.step(m_ready=0)
+                tb.cur_block = Block(rng.randbytes(16), dec, 0, (tag + 1) % 2 ** tb.tag_w)
+                while tb.cur_block is not None:       # accepted in A's last clock
+                    await tb.step(m_ready=0)
+                for _ in range(hold):                 # A's result held, B runs on
+                    await tb.step(m_ready=0)
+                await tb.until_idle(m_ready=1)
+                assert len(tb.outs) == n0 + 2 and all(o.err == 0 for o in tb.outs[n0:])
+                # clocks B waited: from its transfer to its result, beyond its latency
+                waits.add(tb.edges("v")[-1] - tb.edges("s")[-1] - cycles_per_block(kb))
+                tag += 2
+    assert waits >= set(range(0, 5)), f"stalls exercised: {sorted(waits)}"
+
+
+@cocotb.test()
 async def test_random_soak(dut):
     """Random blocks, key loads (legal and illegal lengths), zeroize pulses, resets,
     input gaps and output backpressure; every cycle checked against the model."""
@@ -455,6 +490,14 @@ async def test_zeroize_clears_key_material(dut):
             v = getattr(dut, INTERNAL_KEY_STORE)[i].value
             assert v.is_resolvable and int(v) == 0, f"{INTERNAL_KEY_STORE}[{i}] not cleared"
         if not tb.sbox_bram:
+            # the second key store (InvMixColumns of every word, LUT S-boxes) and its
+            # read register
+            mix = dut.g_key_mc2.key_store_mix
+            for i in range(nwords):
+                v = mix[i].value
+                assert v.is_resolvable and int(v) == 0, f"key_store_mix[{i}] not cleared"
+            v = dut.g_key_mc2.store_mixed.value
+            assert v.is_resolvable and int(v) == 0, f"store_mixed: {v}"
             # T's output register (t_sub) reads from the cleared schedule: S(0) in every byte
             v = dut.g_tsub_ahead.t_sub_q.value
             assert v.is_resolvable and int(v) in (0, 0x63636363), f"t_sub: {v}"
@@ -464,7 +507,7 @@ async def test_zeroize_clears_key_material(dut):
 
 
 # ------------------------------------------------------------------------ pytest entry
-OWN = ["test_timing_exact", "test_backpressure_and_priority", "test_random_soak",
+OWN = ["test_timing_exact", "test_backpressure_and_priority", "test_last_round_stall", "test_random_soak",
        "test_zeroize_clears_key_material"]
 
 # simulator, parameters, generic tests too, own tests, environment (test sizes). Every
