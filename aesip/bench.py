@@ -86,6 +86,14 @@ CORE_VARIANTS = {
     "iter128-1st": ("iter128", {"ROUND_STAGES": 1}, 1),       # the default core, for the chain figure
     "iter128-2st": ("iter128", {"ROUND_STAGES": 2}, 2),       # docs/iter128.md
     "iter128-2st-enc": ("iter128", {"ROUND_STAGES": 2, "DIRECTION": 0}, 2),
+    "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2}, 1),      # two rounds per clock
+}
+# Parameter variants of the mode engine, measured (CCM records named 'ccm-<name>') when
+# the same name is given with --engine, after the bare core's records above:
+# iter128-r2 = aes_mode_engine on two aes_iter128 with two rounds per clock, both
+# encrypt-only (synthesis design ccm-iter128, variant enc-r2).
+ENGINE_VARIANTS = {
+    "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2, "DIRECTION_B": 0}),
 }
 CHAIN_BLOCKS = 16
 # Parameter variants of aes_mode_multi (16 lanes on two aes_pipe cores), benchmarked only
@@ -240,13 +248,19 @@ def run_variant(engine: str, simulator: str, nblocks: int, seed: int) -> tuple[l
     return recs, verify(cmds, res[:len(cmds)])[1] + verify_chains(chain, res[len(cmds):])
 
 
-def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int) -> tuple[list[dict], list[dict]]:
-    """(CCM records, mismatching packets) for the mode engine on block core `core`."""
+def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int,
+            variant: str | None = None) -> tuple[list[dict], list[dict]]:
+    """(CCM records, mismatching packets) for the mode engine on block core `core`, or for
+    the ENGINE_VARIANTS build `variant` (records named after it)."""
+    name = variant or core
     rng = random.Random(f"{seed}-ccm-{core}")
     cmds, meas = engine_bench.plan(rng, sizes, packets)
-    res = session.simulate(session.engine_target(core), simulator, cmds)["results"]
+    target = session.engine_target(core)
+    if variant:
+        target = session.with_params(session.engine_target(ENGINE_VARIANTS[variant][0]), ENGINE_VARIANTS[variant][1])
+    res = session.simulate(target, simulator, cmds)["results"]
     _n, bad = engine_bench.check(cmds, res)
-    return engine_bench.records(core, simulator, res, meas), bad
+    return engine_bench.records(name, simulator, res, meas), bad
 
 
 # aes_mode_multi bench build (aesip.session.multi_target): 16 lanes on aes_pipe, input FIFOs
@@ -425,12 +439,17 @@ def bench_main(args) -> int:
         recs = measure(e, f"block core {CORE_VARIANTS[e][0]} with {CORE_VARIANTS[e][1]}",
                        "block(s) differ from the reference", lambda: run_variant(e, args.sim, args.blocks, seed))
         all_recs.extend(recs or [])
+    for e in [e for e in cores if e in ENGINE_VARIANTS] if sizes else []:
+        recs = measure(f"ccm-{e}", f"mode engine on {ENGINE_VARIANTS[e][0]} with {ENGINE_VARIANTS[e][1]}",
+                       "packet(s) differ from the reference",
+                       lambda: run_ccm(ENGINE_VARIANTS[e][0], args.sim, sizes, args.ccm_packets, seed, variant=e))
+        ccm_recs.extend(recs or [])
     for e in [e for e in cores if e in MULTI_VARIANTS] if sizes else []:
         recs = measure(f"ccm-{e}", f"aes_mode_multi, {MULTI_LANES} lanes, with {MULTI_VARIANTS[e]}",
                        "packet(s) differ from the reference",
                        lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed, variant=e))
         ccm_recs.extend(recs or [])
-    cores = [e for e in cores if e not in CORE_VARIANTS and e not in MULTI_VARIANTS]
+    cores = [e for e in cores if e not in CORE_VARIANTS and e not in MULTI_VARIANTS and e not in ENGINE_VARIANTS]
     for e in cores:
         recs = measure(e, "block core", "block(s) differ from the reference",
                        lambda: run_core(e, args.sim, args.blocks, seed))

@@ -64,9 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sim_args(b, None, multi=True, what="core to measure, bare and under the CCM mode engine; "
                   "iter128-1st / iter128-2st / iter128-2st-enc: aes_iter128 with ROUND_STAGES = 1 / 2 / 2 and "
                   "DIRECTION = 0, bare core only, stream and serial-chain records, measured only when named; "
+                  "iter128-r2: aes_iter128 with ROUNDS_PER_CLK = 2 (stream and serial-chain records) and the "
+                  "CCM mode engine on two of them, encrypt-only (ccm-iter128-r2), measured only when named; "
                   "multi-aes128 / multi-aes128-r2: aes_mode_multi with 16 lanes on AES-128 encrypt-only "
                   "pipelines (ROUND_REGS 1 / 2), CCM records for AES-128 keys, measured only when named",
-                  choices=rtl.CORE_NAMES + ["iter128-1st", "iter128-2st", "iter128-2st-enc",
+                  choices=rtl.CORE_NAMES + ["iter128-1st", "iter128-2st", "iter128-2st-enc", "iter128-r2",
                                             "multi-aes128", "multi-aes128-r2"])
     b.add_argument("--json", action="store_true", help="print a JSON list of records")
     b.add_argument("--blocks", type=int, default=64, metavar="N",

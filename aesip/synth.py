@@ -73,6 +73,9 @@ VARIANTS: dict[str, dict[str, dict[str, int]]] = {
         # ROUND_STAGES = 2: two registers per round, two blocks in flight (docs/iter128.md)
         "two-stage": {"ROUND_STAGES": 2},
         "two-stage-enc": {"ROUND_STAGES": 2, "DIRECTION": 0},
+        # ROUNDS_PER_CLK = 2: two rounds per clock (Nr / 2 clocks per block; docs/iter128.md)
+        "r2": {"ROUNDS_PER_CLK": 2},
+        "r2-enc": {"ROUNDS_PER_CLK": 2, "DIRECTION": 0},
     },
     "pipe": {
         # ROUND_REGS = registers per round (docs/pipe.md). The variant names are kept from
@@ -122,6 +125,9 @@ for _design, _core in MODE_ENGINE_DESIGNS.items():
 # both cores encrypt-only (DIRECTION_B=0): CCM, CTR, CBC encryption and CBC-MAC; ECB/CBC
 # decryption are refused with status OP (docs/mode_engine.md)
 VARIANTS["ccm-iter128"]["enc"] = {"CORE": "iter128", "DIRECTION_B": 0}
+# the same with two rounds per clock in both cores (aes_iter128 ROUNDS_PER_CLK = 2): a CCM
+# step takes Nr / 2 + 1 clocks instead of Nr + 1, for one packet's serial CBC-MAC chain
+VARIANTS["ccm-iter128"]["enc-r2"] = {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}
 # aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
 # its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer
 # per lane) and with the 16 lanes that `aesip bench` measures.

@@ -30,6 +30,8 @@ ROWS = [
     ("iter128", "enc-only", ("iter128", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("iter128", "two-stage", ("iter128-2st", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("iter128", "two-stage-enc", ("iter128-2st-enc", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("iter128", "r2", ("iter128-r2", "encrypt", 128, 16, None), "AES-128 ECB stream"),
+    ("iter128", "r2-enc", ("iter128-r2", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "default", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     ("pipe", "aes128-enc", ("pipe", "encrypt", 128, 16, None), "AES-128 ECB stream"),
     # block-RAM S-boxes: the same one block per clock (bench of the default pipe)
@@ -41,6 +43,8 @@ ROWS = [
     ("ccm-iter128", "default", ("ccm-iter128", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     # both cores encrypt-only (DIRECTION_B = 0): the same CCM cycles (bench of the default)
     ("ccm-iter128", "enc", ("ccm-iter128", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
+    # two rounds per clock in both cores (aesip bench --engine iter128-r2)
+    ("ccm-iter128", "enc-r2", ("ccm-iter128-r2", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-pipe", "default", ("ccm-pipe", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-multi-pipe", "lanes16", ("ccm-multi-pipe", "ccm-encrypt", 128, 1500, 128),
      "128 back-to-back 1500-byte CCM packets"),

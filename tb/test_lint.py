@@ -173,6 +173,9 @@ def test_core_yosys_checks(core: str, params: dict):
 # smallest core (the cores have their own checks above); LANES=3: not a power of two
 MODE_CASES = [
     pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"), {"CORE": "iter128"}, id="engine"),
+    # two rounds per clock, both cores encrypt-only (synth ccm-iter128 enc-r2)
+    pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"),
+                 {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}, id="engine-enc-r2"),
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
                  id="multi-lanes3"),
     # the encrypt-only AES-128 pipelines with 2 registers per round (synth lanes16-aes128-r2)

@@ -40,6 +40,14 @@
 //               for a stream, latency 2 Nr + 1. Decryption stays the direct inverse cipher
 //               in both stages (no equivalent-inverse key schedule). See "ROUND_STAGES = 2"
 //               below and docs/iter128.md.
+//   ROUNDS_PER_CLK : 1 (default) = one round per clock; 2 = two rounds per clock
+//               (ROUND_STAGES = 1 only): a second round layer (16 more S-boxes, four more
+//               MixColumns) follows the first inside the loop, so a block takes Nr / 2
+//               clocks (5 / 6 / 7). Made for a chain of dependent blocks (CBC-MAC, CBC
+//               encryption), where cycles per block, not the clock, set the throughput;
+//               the clock is slower. The round keys are then held in two half-depth
+//               stores (odd and even round index), one per layer. See
+//               "ROUNDS_PER_CLK = 2" below and docs/iter128.md.
 // Ports (docs/cores.md)
 //   clk, rst          : clock; synchronous active-high reset (clears keys, state, output)
 //   zeroize           : one-cycle pulse: invalidates every slot, aborts a key expansion,
@@ -59,6 +67,10 @@
 //   E0 + Nr   : final round written to the output register; m_axis_tvalid high after it;
 //               the next block may be transferred at this same edge (Nr cycles per block)
 //   The final round waits while the output register holds an unaccepted block.
+// ROUNDS_PER_CLK = 2: as above with Nr / 2 in place of Nr: E0 + c does rounds 2c - 1 and
+//   2c (c = 1 .. Nr/2); the clock E0 + Nr/2 writes the final pair to the output register
+//   (latency Nr/2 + 1, Nr/2 clocks per block back to back). The second layer of the
+//   final pair is the final round (Nr is even for every key size).
 //   s_axis_tready = (state empty, or final-round cycle with the output register empty)
 //                   and the block's slot is neither being expanded nor requested on the
 //                   key port (key_valid with key_slot == block slot) in this cycle.
@@ -98,7 +110,8 @@ module aes_iter128 #(
     parameter SLOT_W    = 1,
     parameter TAG_W     = 8,
     parameter DIRECTION = 2,
-    parameter ROUND_STAGES = 1
+    parameter ROUND_STAGES = 1,
+    parameter ROUNDS_PER_CLK = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -127,6 +140,9 @@ module aes_iter128 #(
                      "aes_iter128: DIRECTION must be 0 or 1 or 2")
         `AESIP_CHECK(ROUND_STAGES == 1 || ROUND_STAGES == 2, aes_iter128_ROUND_STAGES_not_1_or_2,
                      "aes_iter128: ROUND_STAGES must be 1 or 2")
+        `AESIP_CHECK(ROUNDS_PER_CLK == 1 || (ROUNDS_PER_CLK == 2 && ROUND_STAGES == 1),
+                     aes_iter128_ROUNDS_PER_CLK_bad,
+                     "aes_iter128: ROUNDS_PER_CLK must be 1, or 2 with ROUND_STAGES = 1")
     endgenerate
 
     localparam NSLOT  = 1 << SLOT_W;
@@ -134,6 +150,7 @@ module aes_iter128 #(
     localparam DEPTH  = 1 << AW;
     localparam ENC_OK = (DIRECTION != 1) ? 1'b1 : 1'b0;
     localparam DEC_OK = (DIRECTION != 0) ? 1'b1 : 1'b0;
+    localparam RPC    = (ROUNDS_PER_CLK == 2) ? 2 : 1;
 
     // ------------------------------------------------------------------ key load
     wire       kl_ok;
@@ -219,8 +236,15 @@ module aes_iter128 #(
     // ------------------------------------------------------------------ round-key memory
     wire [AW-1:0]  wr_addr = wipe ? wipe_addr : {kx_slot, kx_widx[5:2]};
     wire [31:0]    wr_data = wipe ? 32'd0 : kx_wdata;
-    wire [AW-1:0]  rd_addr_rnd;              // round port
     wire [127:0]   rk_rnd, rk_ini;
+    // (per build, some bits are unused: ROUNDS_PER_CLK = 2 drops the parity bit of the
+    // addresses, 1 uses no second-layer port)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [AW-1:0]  rd_addr_rnd;              // round port
+    wire [AW-1:0]  rd_addr_rnd2;             // ROUNDS_PER_CLK = 2: the second layer's port
+    wire [127:0]   rk_rnd2;                  // ROUNDS_PER_CLK = 2: the second layer's key
+    wire           rk_hold;                  // ROUNDS_PER_CLK = 2: a block is in the state after the edge
+    /* verilator lint_on UNUSEDSIGNAL */
     // initial-AddRoundKey store: a second copy of each slot's first and last round key
     // (rk[0] at {slot, 0}, rk[Nr] at {slot, 1}), written beside the round-key memory, so
     // that the accepted block's first key is read with its slot and direction only (no
@@ -232,15 +256,44 @@ module aes_iter128 #(
     genvar b;
     generate
         for (b = 0; b < 4; b = b + 1) begin : g_bank
-            reg [31:0] mem [0:DEPTH-1];
             reg [31:0] fk  [0:2*NSLOT-1];
             wire we = wipe || (kx_wv && kx_widx[1:0] == b);
             always @(posedge clk) begin
-                if (we) mem[wr_addr] <= wr_data;
                 if (we && fk_wsel) fk[fk_waddr] <= wr_data;
             end
-            assign rk_rnd[32*b +: 32] = mem[rd_addr_rnd];
             assign rk_ini[32*b +: 32] = fk[fk_raddr];
+            if (RPC == 1) begin : g_one
+                reg [31:0] mem [0:DEPTH-1];
+                always @(posedge clk) if (we) mem[wr_addr] <= wr_data;
+                assign rk_rnd[32*b +: 32]  = mem[rd_addr_rnd];
+                assign rk_rnd2[32*b +: 32] = 32'd0;
+            end else begin : g_two
+                // row {slot, k div 2} of mem_odd holds rk[k] for odd k, of mem_even for
+                // even k: the first layer always uses an odd round key, the second an
+                // even one (rounds 2c - 1 and 2c to encrypt, Nr - 2c + 1 and Nr - 2c to
+                // decrypt), so each layer has its own read port and the store is no larger
+                // The reads are registered: the addresses are those of the rounds of
+                // the next clock (rd_addr_rnd / rd_addr_rnd2 from g_rs1's next values),
+                // so no LUT-RAM read lies inside the two-round loop. The registers hold
+                // a key only while a block is in the state register (rk_hold), are
+                // cleared otherwise and by rst / zeroize.
+                reg [31:0] mem_odd  [0:DEPTH/2-1];
+                reg [31:0] mem_even [0:DEPTH/2-1];
+                reg [31:0] rk_q, rk2_q;
+                always @(posedge clk) begin
+                    if (we &&  wr_addr[0]) mem_odd[wr_addr[AW-1:1]]  <= wr_data;
+                    if (we && !wr_addr[0]) mem_even[wr_addr[AW-1:1]] <= wr_data;
+                    if (rst || zeroize || !rk_hold) begin
+                        rk_q  <= 32'd0;
+                        rk2_q <= 32'd0;
+                    end else begin
+                        rk_q  <= mem_odd[rd_addr_rnd[AW-1:1]];
+                        rk2_q <= mem_even[rd_addr_rnd2[AW-1:1]];
+                    end
+                end
+                assign rk_rnd[32*b +: 32]  = rk_q;
+                assign rk_rnd2[32*b +: 32] = rk2_q;
+            end
         end
     endgenerate
 
@@ -285,6 +338,30 @@ module aes_iter128 #(
         aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
             .in(sb_dec ? s_inv : s_fwd), .inv(sb_dec), .out(sb[8*i +: 8]));
     end
+    // ROUNDS_PER_CLK = 2: the second round layer, on the first layer's result, with the
+    // same direction; mx2_last marks the final round (rnd_fin is the clock's result)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [127:0] rnd_fin;                     // (unused with ROUND_STAGES = 2)
+    wire         mx2_last;                    // (unused with ROUNDS_PER_CLK = 1)
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (RPC == 2) begin : g_layer2
+        wire [127:0] sb2, mc2;
+        wire [127:0] sbk2  = sb2 ^ rk_rnd2;
+        wire [127:0] mcin2 = mx_dec ? sbk2 : sb2;
+        assign rnd_fin = mx2_last ? sbk2 : (mx_dec ? mc2 : mc2 ^ rk_rnd2);
+        for (i = 0; i < 4; i = i + 1) begin : g_mix2
+            aes_mixcolumn #(.DIR(DIRECTION)) u_mix (.in(mcin2[32*i +: 32]), .inv(mx_dec), .out(mc2[32*i +: 32]));
+        end
+        for (i = 0; i < 16; i = i + 1) begin : g_sbox2
+            wire [7:0] s_fwd = rnd_out[8*((i % 4) + 4*(((i / 4) + (i % 4)) % 4)) +: 8];
+            wire [7:0] s_inv = rnd_out[8*((i % 4) + 4*(((i / 4) + 4 - (i % 4)) % 4)) +: 8];
+            (* keep_hierarchy *)
+            aes_sbox #(.IMPL(SBOX_IMPL), .DIR(DIRECTION)) u_sbox (
+                .in(mx_dec ? s_inv : s_fwd), .inv(mx_dec), .out(sb2[8*i +: 8]));
+        end
+    end else begin : g_layer1
+        assign rnd_fin = rnd_out;
+    end
     if (ROUND_STAGES == 1) begin : g_rs1
         // One round per clock (the core as it was before ROUND_STAGES; unchanged).
         reg               busy;              // state register holds a block
@@ -296,7 +373,8 @@ module aes_iter128 #(
         reg              cur_err;
         reg  [TAG_W-1:0] cur_tag;
         reg              out_valid;
-        wire             last     = (rem == 4'd1);
+        reg  [3:0]       kidx2;                  // ROUNDS_PER_CLK = 2: the second layer's key index
+        wire             last     = (rem == RPC);
         wire             dec_c    = (DIRECTION == 2) ? cur_dec : DEC_OK;
         wire             fin_go   = busy && last && (!out_valid || m_axis_tready);
         wire             adv      = busy && (!last || fin_go);
@@ -304,8 +382,17 @@ module aes_iter128 #(
                                !(kx_busy && s_slot == kx_slot) &&
                                !(key_valid && key_slot == s_slot);
         wire             acc      = s_axis_tvalid && s_axis_tready;
-        assign rd_addr_rnd = {cur_slot, kidx};
-        assign rk_tail     = rk_rnd;
+        // ROUNDS_PER_CLK = 2: the key reads are registered (g_bank), so their addresses
+        // are the next values of {cur_slot, kidx} and {cur_slot, kidx2}
+        wire [SLOT_W-1:0] slot_nx  = acc ? s_slot : cur_slot;
+        wire [3:0]        kidx_nx  = acc ? (s_dec_c ? s_nr - 4'd1 : 4'd1) :
+                                     !adv ? kidx : (dec_c ? kidx - RPC[3:0] : kidx + RPC[3:0]);
+        wire [3:0]        kidx2_nx = acc ? (s_dec_c ? s_nr - 4'd2 : 4'd2) :
+                                     !adv ? kidx2 : (dec_c ? kidx2 - RPC[3:0] : kidx2 + RPC[3:0]);
+        assign rk_hold      = acc || (busy && !(adv && last));
+        assign rd_addr_rnd  = (RPC == 2) ? {slot_nx, kidx_nx} : {cur_slot, kidx};
+        assign rd_addr_rnd2 = {slot_nx, kidx2_nx};
+        assign rk_tail      = rk_rnd;
         for (k = 0; k < NSLOT; k = k + 1) begin : g_inuse
             assign inuse_nx[k] = acc ? (s_slot == k) : (busy && cur_slot == k && !(adv && last));
         end
@@ -321,6 +408,7 @@ module aes_iter128 #(
                 busy     <= 1'b0;
                 rem      <= 4'd0;
                 kidx     <= 4'd0;
+                kidx2    <= 4'd0;
                 cur_slot <= {SLOT_W{1'b0}};
                 cur_dec  <= 1'b0;
                 cur_err  <= 1'b0;
@@ -329,6 +417,7 @@ module aes_iter128 #(
                 busy     <= 1'b1;
                 rem      <= s_nr;
                 kidx     <= s_dec_c ? s_nr - 4'd1 : 4'd1;
+                kidx2    <= s_dec_c ? s_nr - 4'd2 : 4'd2;
                 cur_slot <= s_slot;
                 cur_dec  <= s_dec;
                 cur_err  <= s_err;
@@ -336,8 +425,9 @@ module aes_iter128 #(
             end else begin
                 if (adv) begin
                     if (last) busy <= 1'b0;
-                    rem  <= rem - 4'd1;
-                    kidx <= dec_c ? kidx - 4'd1 : kidx + 4'd1;
+                    rem   <= rem - RPC[3:0];
+                    kidx  <= dec_c ? kidx - RPC[3:0] : kidx + RPC[3:0];
+                    kidx2 <= dec_c ? kidx2 - RPC[3:0] : kidx2 + RPC[3:0];
                 end
                 if (zeroize) cur_err <= 1'b1;
             end
@@ -349,14 +439,15 @@ module aes_iter128 #(
         assign sb_dec  = dec_c;
         assign mx_src  = sb;
         assign mx_dec  = dec_c;
-        assign mx_last = last;
+        assign mx_last  = (RPC == 1) && last;
+        assign mx2_last = last;
 
         // the state register is cleared when its block leaves it (no round state of the
         // last block stays behind after a packet)
         always @(posedge clk) begin
             if (rst || zeroize)    st <= 128'd0;
             else if (acc)          st <= s_axis_tdata ^ rk_ini;
-            else if (adv && !last) st <= rnd_out;
+            else if (adv && !last) st <= rnd_fin;
             else if (fin_go)       st <= 128'd0;
         end
 
@@ -372,7 +463,7 @@ module aes_iter128 #(
                 out_err   <= 1'b0;
             end else if (fin_go) begin
                 out_valid <= 1'b1;
-                out_data  <= cur_err ? 128'd0 : rnd_out;
+                out_data  <= cur_err ? 128'd0 : rnd_fin;
                 out_tag   <= cur_tag;
                 out_err   <= cur_err;
             end else if (m_axis_tready) begin
@@ -428,6 +519,9 @@ module aes_iter128 #(
         // are S's) into rk_m beside M: the LUT-RAM read is off the round path
         reg  [127:0]      rk_m;
         assign rd_addr_rnd     = {s_slt, s_kidx};
+        assign rd_addr_rnd2    = {AW{1'b0}};     // (ROUNDS_PER_CLK = 1 here)
+        assign rk_hold         = 1'b0;
+        assign mx2_last        = 1'b0;
         assign rk_tail         = rk_m;
         wire [3:0] s_rem_nx = (stall || !(acc || back)) ? s_rem : acc ? s_nr : m_rem - 4'd1;
         for (k = 0; k < NSLOT; k = k + 1) begin : g_inuse
@@ -553,7 +647,9 @@ module aes_iter128 #(
     // one output per accepted block in order with its tag, err => zero data, bounded
     // response. Proven by formal/aes_iter128.sby (docs/formal.md). `define F_AES_ITER128 when
     // this core is the top of the proof (its inputs are then assumed, else asserted).
-    // ROUND_STAGES = 1: CAP 2: state and output register; LAT: Nr + 1 (at most 15).
+    // ROUND_STAGES = 1: CAP 2: state and output register; LAT: Nr + 1 (at most 15), with
+    // ROUNDS_PER_CLK = 2 Nr / 2 + 1 (at most 8); the registered round keys are zero
+    // whenever no block is in the state register (no key copy left behind).
     // ROUND_STAGES = 2: CAP 4: S, M and two output entries; LAT: 2 Nr + 1 (at most 29)
     // plus one clock of margin.
 `ifdef F_AES_ITER128
@@ -562,7 +658,7 @@ module aes_iter128 #(
     localparam F_TOP = 0;
 `endif
     aes_core_props #(.TAG_W(TAG_W), .SLOT_W(SLOT_W), .CAP(ROUND_STAGES == 1 ? 2 : 4),
-                     .LAT(ROUND_STAGES == 1 ? 15 : 30), .ASSUME_IN(F_TOP)) f_core (
+                     .LAT(ROUND_STAGES == 2 ? 30 : (ROUNDS_PER_CLK == 2 ? 8 : 15)), .ASSUME_IN(F_TOP)) f_core (
         .clk(clk), .rst(rst), .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
         .key_bytes(key_bytes), .key_data(key_data),
         .s_valid(s_axis_tvalid), .s_ready(s_axis_tready), .s_data(s_axis_tdata), .s_user(s_axis_tuser),
@@ -572,6 +668,9 @@ module aes_iter128 #(
         always @(posedge clk) if (!rst) assert (kr_q == ((kx_busy || wipe) ? {NSLOT{1'b0}} : ~g_rs2.f_inuse));
     end else begin : f_rs1
         always @(posedge clk) if (!rst) assert (kr_q == ((kx_busy || wipe) ? {NSLOT{1'b0}} : ~g_rs1.f_inuse));
+        if (ROUNDS_PER_CLK == 2) begin : f_rpc2
+            always @(posedge clk) if (!rst && !g_rs1.busy) assert (rk_rnd == 128'd0 && rk_rnd2 == 128'd0);
+        end
     end
 `endif
 endmodule

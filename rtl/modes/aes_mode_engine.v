@@ -30,6 +30,9 @@
 //               S-boxes or inverse round-key schedule in either core); ECB decrypt and CBC
 //               decrypt commands are then refused with status OP (no data out, data beats
 //               consumed as for every command-time error). CORE "iter32" needs 2.
+//   ROUNDS_PER_CLK : CORE "iter128" only: 1 (default) or 2 rounds per clock in both cores
+//               (aes_iter128 ROUNDS_PER_CLK): a CCM step then takes Nr / 2 + 1 clocks
+//               (6 for AES-128) instead of Nr + 1, at a slower clock (docs/mode_engine.md)
 // Ports
 //   clk, rst                          : clock, sync active-high reset
 //   zeroize                           : one-cycle pulse: clears every key slot in both cores,
@@ -57,7 +60,8 @@ module aes_mode_engine #(
     parameter LEN_W     = 32,
     parameter BUF_AW    = 8,
     parameter NR_MAX    = 14,
-    parameter DIRECTION_B = 2
+    parameter DIRECTION_B = 2,
+    parameter ROUNDS_PER_CLK = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -106,6 +110,9 @@ module aes_mode_engine #(
                      "aes_mode_engine: DIRECTION_B must be 0 or 2")
         `AESIP_CHECK(DIRECTION_B == 2 || CORE != "iter32", aes_mode_engine_iter32_DIRECTION_B_not_2,
                      "aes_mode_engine: CORE iter32 needs DIRECTION_B = 2")
+        `AESIP_CHECK(ROUNDS_PER_CLK == 1 || (ROUNDS_PER_CLK == 2 && CORE == "iter128"),
+                     aes_mode_engine_ROUNDS_PER_CLK_bad,
+                     "aes_mode_engine: ROUNDS_PER_CLK must be 1, or 2 with CORE iter128")
     endgenerate
 
     // ---------------------------------------------------------------- the packet context
@@ -162,7 +169,7 @@ module aes_mode_engine #(
     // datapath for both directions and is always built with both).
     localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
     aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
-               .DIRECTION(A_DIRECTION)) u_a (
+               .DIRECTION(A_DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_a (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
@@ -170,7 +177,7 @@ module aes_mode_engine #(
     // Core B decrypts for ECB/CBC decryption only; DIRECTION_B = 0 builds it encrypt-only
     // and the lane then refuses those ops (DEC_OPS = 0), so it never asks core B to decrypt.
     aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
-               .DIRECTION(DIRECTION_B)) u_b (
+               .DIRECTION(DIRECTION_B), .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_b (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),

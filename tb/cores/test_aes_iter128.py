@@ -4,7 +4,7 @@ them together with the generic core tests (tb/cores/core_generic.py).
 
 A cycle-based bench (one coroutine, one pass per clock) drives the core so that the
 timing promised in docs/iter128.md can be checked exactly: Nr clocks per block back to
-back with mixed key sizes, output valid Nr+1 cycles after the input cycle, key_ready low
+back with mixed key sizes (Nr / 2 with ROUNDS_PER_CLK 2), output valid Nr+1 cycles after the input cycle, key_ready low
 for 4*Nr+4 clocks per expansion and 2**(SLOT_W+4) clocks after zeroize, blocks of other
 slots accepted during an expansion, AXI output stability under backpressure, zeroize with
 blocks in flight, and the DIRECTION parameter (unsupported direction -> err=1, zero data).
@@ -37,7 +37,8 @@ WIPE = 0                         # clocks of the round-key wipe after rst / zero
 def load_params(dut) -> None:
     """Read the build's parameters from the DUT (one build per simulation)."""
     global WIPE
-    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "DIRECTION", "ROUND_STAGES")))
+    P.update(dut_params(dut, ("SBOX_IMPL", "SLOT_W", "TAG_W", "DIRECTION", "ROUND_STAGES",
+                              "ROUNDS_PER_CLK")))
     WIPE = 2 ** (P["SLOT_W"] + 4)
 
 
@@ -60,24 +61,31 @@ def two_stage() -> bool:
     return P["ROUND_STAGES"] == 2
 
 
+def loop_clocks(nr: int) -> int:
+    """Clocks a block spends in the state register with ROUND_STAGES 1: Nr, or Nr / 2 with
+    ROUNDS_PER_CLK 2 (docs/iter128.md)."""
+    return nr // P["ROUNDS_PER_CLK"]
+
+
 def latency(nr: int) -> int:
-    """docs/iter128.md: output valid Nr + 1 (ROUND_STAGES 1) or 2 Nr + 1 (2) cycles after
-    the input cycle, with the output free."""
-    return 2 * nr + 1 if two_stage() else nr + 1
+    """docs/iter128.md: output valid Nr + 1 (ROUND_STAGES 1; Nr / 2 + 1 with ROUNDS_PER_CLK
+    2) or 2 Nr + 1 (ROUND_STAGES 2) cycles after the input cycle, with the output free."""
+    return 2 * nr + 1 if two_stage() else loop_clocks(nr) + 1
 
 
 def ring_time(nr: int) -> int:
     """Cycles after its input cycle in which a block is certainly still in the round
     datapath (its final round is done at the edge closing input cycle + this, at the
     earliest; docs/iter128.md)."""
-    return 2 * nr if two_stage() else nr
+    return 2 * nr if two_stage() else loop_clocks(nr)
 
 
 def model_in_cycles(nrs: list[int], first: int) -> list[int]:
     """Input cycles of blocks with rounds `nrs` offered back to back (input always valid,
     output always ready, no key traffic on their slots), the first taken in cycle `first`,
     from the admission rule of docs/iter128.md:
-      ROUND_STAGES 1: the next block is taken Nr(previous) clocks after the previous one;
+      ROUND_STAGES 1: the next block is taken Nr(previous) clocks after the previous one
+      (Nr / 2 with ROUNDS_PER_CLK 2);
       ROUND_STAGES 2: in cycle c a block is in S in the odd cycles after its input cycle
       (c - in = 1, 3, ..) with Nr - (c - in - 1) / 2 rounds to do, in M in the even ones,
       and leaves M after cycle in + 2 Nr. A block is taken in cycle c when M is empty or
@@ -86,7 +94,7 @@ def model_in_cycles(nrs: list[int], first: int) -> list[int]:
     ins = [first]
     for k in range(1, len(nrs)):
         if not two_stage():
-            ins.append(ins[-1] + nrs[k - 1])
+            ins.append(ins[-1] + loop_clocks(nrs[k - 1]))
             continue
         c = ins[-1] + 1
         while True:
@@ -333,8 +341,9 @@ async def test_random(dut):
     overlap = 0
     if b.nslots > 1:
         # deterministic part: a load into slot 0 while slot 1 streams back to back; the
-        # stream must not stop (one block every Nr clocks throughout the expansion)
-        for _ in range(12):
+        # stream must not stop (one block every Nr clocks throughout the expansion; twice
+        # as many blocks with ROUNDS_PER_CLK 2, so that the stream outlasts the expansion)
+        for _ in range(12 * P["ROUNDS_PER_CLK"]):
             b.send(rng.randbytes(16), rng.choice(dirs()), 1)
         await ClockCycles(dut.clk, 15)
         kl = b.load_key(0, rng.randbytes(32))
@@ -447,6 +456,12 @@ CASES = [
     ("icarus", {"ROUND_STAGES": 2, "SBOX_IMPL": 1}, True, OWN,
      {"AESIP_KAT": "some", "AESIP_NRAND": "50", "AESIP_NBLOCKS": "150"}),
     ("icarus", {"ROUND_STAGES": 2, "DIRECTION": 0, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_NBLOCKS": "300"}),
+    # ROUNDS_PER_CLK=2 (two rounds per clock): generic + own tests on Verilator with both
+    # directions, own tests on Icarus with composite S-boxes and with DIRECTION=0
+    ("verilator", {"ROUNDS_PER_CLK": 2}, True, OWN, {"AESIP_KAT": "all", "AESIP_NRAND": "600", "AESIP_NBLOCKS": "800"}),
+    ("icarus", {"ROUNDS_PER_CLK": 2, "SBOX_IMPL": 1}, True, OWN,
+     {"AESIP_KAT": "some", "AESIP_NRAND": "50", "AESIP_NBLOCKS": "150"}),
+    ("icarus", {"ROUNDS_PER_CLK": 2, "DIRECTION": 0, "SLOT_W": 2, "TAG_W": 3}, False, OWN, {"AESIP_NBLOCKS": "300"}),
 ]
 
 

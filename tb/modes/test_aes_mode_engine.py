@@ -868,6 +868,14 @@ CASES = [
     case("enc-only", "verilator", {"CORE": "iter128", "DIRECTION_B": 0}, ENC_ONLY,
          {"AESIP_CAVP": "some", "AESIP_NRAND": "150"}),
     case("enc-only", "icarus", {"CORE": "iter128", "DIRECTION_B": 0}, ENC_ONLY, {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
+    # two rounds per clock in both cores (aes_iter128 ROUNDS_PER_CLK = 2): the functional
+    # tests with core B in both directions, the encrypt-only build of synthesis variant
+    # ccm-iter128 enc-r2 on Icarus, and the security tests
+    case("functional", "verilator", {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, FUNCTIONAL,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "150"}),
+    case("enc-only", "icarus", {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}, ENC_ONLY,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
+    case("security", "verilator", {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, SECURITY, soak_packets(150, 20_000)),
     case("security", "verilator", {"CORE": "iter128", "NR_MAX": 14}, SECURITY, soak_packets(300, 100_000)),
     case("security", "verilator", {"CORE": "pipe", "NR_MAX": 10}, SECURITY, soak_packets(300, 20_000)),
     case("security", "verilator", {"CORE": "iter32", "NR_MAX": 14}, SECURITY, soak_packets(60, 1_000)),
