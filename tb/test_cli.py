@@ -671,6 +671,38 @@ def test_bench_core_variants():
         assert r["bits_per_cycle"] == pytest.approx(128 / r["cycles_per_block"], rel=1e-3)
 
 
+def test_bench_iter128_r2():
+    """`--engine iter128-r2` (aes_iter128 ROUNDS_PER_CLK = 2, docs/iter128.md): the bare
+    core's stream records at exactly Nr / 2 cycles per block with latency Nr / 2 + 1 for
+    every key size and both directions, a serial-chain record per key size, and the CCM
+    records of the mode engine on two such encrypt-only cores (engine ccm-iter128-r2, every
+    packet checked against the reference by the bench): a step costs Nr / 2 + 1 cycles, so
+    one packet takes its steps times that plus the same few cycles as the one-round engine."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "iter128-r2", "--blocks", "16", "--ccm-sizes", "64,1500",
+                 "--ccm-packets", "2", "--ccmp-sizes", "none", "--rekeys", "0", "--channels", "none"])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    core = [r for r in recs if r["engine"] == "iter128-r2"]
+    ccm = [r for r in recs if r["engine"] == "ccm-iter128-r2"]
+    assert len(core) + len(ccm) == len(recs)
+    assert {(r["op"], r["key_bits"]) for r in core} == {
+        (op, kb) for op in ("encrypt", "decrypt", "cbc-chain") for kb in (128, 192, 256)}
+    for r in core:
+        half = NR[r["key_bits"] // 8] // 2
+        assert r["latency_cycles"] == half + 1, r
+        if r["op"] == "cbc-chain":
+            assert half + 1 < r["cycles_per_block"] <= half + 4, r
+        else:
+            assert r["cycles_per_block"] == half, r
+    assert {(r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in ccm if r["op"] == "ccm-encrypt"} == {
+        ("ccm-encrypt", kb, n, p) for kb in (128, 192, 256) for n in (64, 1500) for p in (1, 2)}
+    for r in ccm:
+        if r["op"] == "ccm-encrypt" and r["packets"] == 1:
+            step = NR[r["key_bits"] // 8] // 2 + 1
+            assert 0 < r["latency_cycles"] - _ccm_steps(r["bytes_per_packet"]) * step <= 8, r
+
+
 def test_bench_rekey():
     """The live-rekey record (aesip_top on aes_iter128, Verilator): keys committed over
     AXI4-Lite to the slot in use under full load, every packet checked by the CLI against
