@@ -166,6 +166,8 @@ VARIANTS["chan-aes"]["aes128-enc"] = {"CORE": "aes", "CH_W": 7, "NR_MAX": 10, "D
 CCMP_DESIGNS = {"ccmp-iter128": "iter128"}
 for _design, _core in CCMP_DESIGNS.items():
     VARIANTS[_design] = {"default": {"CORE": _core}}
+# the same with two rounds per clock in both cores (aes_iter128 ROUNDS_PER_CLK = 2)
+VARIANTS["ccmp-iter128"]["r2"] = {"CORE": "iter128", "ROUNDS_PER_CLK": 2}
 # every synthesis design, in the order of the published table
 DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(CCMP_DESIGNS) \
     + list(rtl.TDEA_CORE_NAMES) + list(TDEA_ENGINE_DESIGNS) + list(CHAN_DESIGNS)

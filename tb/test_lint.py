@@ -191,6 +191,7 @@ MODE_CASES = [
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("pipe"), {"CORE": "pipe"}, id="tdea-engine-pipe"),
     # the 802.11 CCMP front end (docs/ccmp.md)
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128"}, id="ccmp"),
+    pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, id="ccmp-r2"),
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
                  id="ccmp-multi-slotw8"),
     pytest.param(rtl.CCMP_TOP, rtl.ccmp_sources("pipe"), {"CORE": "pipe", "MULTI": 1, "LANES": 5},

@@ -68,6 +68,8 @@ BAD = [
      "aes_iter128_ROUNDS_PER_CLK_bad", "aes_iter128: ROUNDS_PER_CLK must be 1, or 2 with ROUND_STAGES = 1"),
     ("engine-rpc2-pipe", rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("pipe"), {"CORE": "pipe", "ROUNDS_PER_CLK": 2},
      "aes_mode_engine_ROUNDS_PER_CLK_bad", "aes_mode_engine: ROUNDS_PER_CLK must be 1, or 2 with CORE iter128"),
+    ("sel-multi-rpc2", rtl.SEL_TOP, rtl.sel_sources("iter128"), {"LANES": 2, "ROUNDS_PER_CLK": 2},
+     "aes_mode_sel_ROUNDS_PER_CLK_with_lanes", "aes_mode_sel: ROUNDS_PER_CLK must be 1 with LANES >= 2"),
     ("iter32-sbox3", "aes_iter32", rtl.core_sources("iter32"), {"SBOX_IMPL": 3},
      "aes_iter32_SBOX_IMPL_not_0_to_2", "aes_iter32: SBOX_IMPL must be 0 or 1 or 2"),
     # block-RAM S-boxes exist in aes_iter32 and aes_pipe, not through aes_core (the mode engines)

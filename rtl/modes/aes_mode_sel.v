@@ -19,6 +19,8 @@
 //   LANES       : 1 = aes_mode_engine; 2 or more = aes_mode_multi with that many lanes
 //   IN_AW       : LANES >= 2: log2 of each lane's input FIFO depth in beats
 //   ROUND_REGS  : LANES >= 2 and CORE "pipe": registers per round of both pipelines
+//   ROUNDS_PER_CLK : LANES = 1 and CORE "iter128": 1 (default) or 2 rounds per clock in
+//                 both cores (aes_mode_engine); must be 1 with LANES >= 2
 // Ports: those of aes_mode_engine and aes_mode_multi (identical; see either header and
 // docs/mode_engine.md): clk, rst, zeroize, the key load (key_valid/ready/slot/bytes/
 // data), the command stream s_axis_cmd_* (512 bits), the data streams s_axis_* / m_axis_*
@@ -37,7 +39,8 @@ module aes_mode_sel #(
     parameter DIRECTION_B = 2,
     parameter LANES       = 1,
     parameter IN_AW       = 7,
-    parameter ROUND_REGS  = 1
+    parameter ROUND_REGS  = 1,
+    parameter ROUNDS_PER_CLK = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -72,6 +75,8 @@ module aes_mode_sel #(
 );
     generate
         `AESIP_CHECK(LANES >= 1, aes_mode_sel_LANES_below_1, "aes_mode_sel: LANES must be >= 1")
+        `AESIP_CHECK(LANES == 1 || ROUNDS_PER_CLK == 1, aes_mode_sel_ROUNDS_PER_CLK_with_lanes,
+                     "aes_mode_sel: ROUNDS_PER_CLK must be 1 with LANES >= 2")
         if (LANES > 1) begin : g_multi
             aes_mode_multi #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
                              .BUF_AW(BUF_AW), .LANES(LANES), .IN_AW(IN_AW), .NR_MAX(NR_MAX),
@@ -93,7 +98,8 @@ module aes_mode_sel #(
             localparam UNUSED_MULTI = IN_AW + ROUND_REGS;   // (aes_mode_multi only)
             /* verilator lint_on UNUSEDPARAM */
             aes_mode_engine #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .LEN_W(LEN_W),
-                              .BUF_AW(BUF_AW), .NR_MAX(NR_MAX), .DIRECTION_B(DIRECTION_B)) u_eng (
+                              .BUF_AW(BUF_AW), .NR_MAX(NR_MAX), .DIRECTION_B(DIRECTION_B),
+                              .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_eng (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
                 .key_bytes(key_bytes), .key_data(key_data),

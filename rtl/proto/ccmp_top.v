@@ -22,6 +22,12 @@
 //               engine: 1 with MULTI = 0 (the engine's s_axis_tready stays out of the front
 //               end's reader: a faster clock, no cycle added), 0 with MULTI = 1 (there the
 //               register would add a clock per decryption in bursts); 0 / 1 force it
+//   ROUNDS_PER_CLK : 1 (default), or 2 with CORE "iter128" and MULTI = 0: both cores do
+//               two rounds per clock (aes_iter128 ROUNDS_PER_CLK; docs/ccmp.md, "Clock")
+// The engine is built with encrypt-only cores (DIRECTION_B = 0) except on CORE "iter32"
+// (one shared datapath, DIRECTION_B = 2): the front end sends CCM commands only, and CCM
+// uses the forward cipher in both directions, so no inverse S-box or inverse round is
+// built. (aes_mode_engine refuses ECB/CBC decryption on such a build; none is ever sent.)
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (80), s_axis_*, m_axis_*, m_axis_sts_* (80) : as ccmp_fe (docs/ccmp.md)
@@ -35,7 +41,8 @@ module ccmp_top #(
     parameter NR_MAX    = 14,
     parameter MULTI     = 0,
     parameter LANES     = 2,
-    parameter RIN_REG   = -1
+    parameter RIN_REG   = -1,
+    parameter ROUNDS_PER_CLK = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -102,8 +109,11 @@ module ccmp_top #(
     );
 
     // MULTI = 0: aes_mode_engine; MULTI = 1: aes_mode_multi with LANES lanes (aes_mode_sel)
+    // encrypt-only cores: CCM needs the forward cipher only (header)
+    localparam ENG_DIRECTION_B = (CORE == "iter32") ? 2 : 0;
     aes_mode_sel #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
-                   .LANES((MULTI != 0) ? LANES : 1), .IN_AW(8)) u_eng (
+                   .DIRECTION_B(ENG_DIRECTION_B), .LANES((MULTI != 0) ? LANES : 1), .IN_AW(8),
+                   .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_eng (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
         .key_data(key_data),

@@ -12,6 +12,10 @@
 //   NR_MAX    : 10, 12 or 14: the largest key accepted
 //   MULTI     : 0 = aes_mode_engine (default), 1 = aes_mode_multi with 2 lanes and 128-beat
 //               input FIFOs (same ports and results; the front end has one PDU in flight)
+// The engine is built with encrypt-only cores (DIRECTION_B = 0) except on CORE "iter32"
+// (one shared datapath, DIRECTION_B = 2): the front end sends CCM commands only, and CCM
+// uses the forward cipher in both directions, so no inverse S-box or inverse round is
+// built. (aes_mode_engine refuses ECB/CBC decryption on such a build; none is ever sent.)
 // Ports
 //   clk, rst, zeroize, key_*               : as aes_mode_engine (docs/mode_engine.md)
 //   s_axis_cmd_* (64), s_axis_*, m_axis_*, m_axis_sts_* (64) : as wimax_fe (docs/wimax.md)
@@ -82,8 +86,10 @@ module wimax_top #(
     );
 
     // MULTI = 0: aes_mode_engine; MULTI = 1: aes_mode_multi with 2 lanes (aes_mode_sel)
+    // encrypt-only cores: CCM needs the forward cipher only (header)
+    localparam ENG_DIRECTION_B = (CORE == "iter32") ? 2 : 0;
     aes_mode_sel #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
-                   .LANES((MULTI != 0) ? 2 : 1), .IN_AW(7)) u_eng (
+                   .DIRECTION_B(ENG_DIRECTION_B), .LANES((MULTI != 0) ? 2 : 1), .IN_AW(7)) u_eng (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
         .key_data(key_data),
