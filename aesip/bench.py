@@ -88,12 +88,14 @@ CORE_VARIANTS = {
     "iter128-2st-enc": ("iter128", {"ROUND_STAGES": 2, "DIRECTION": 0}, 2),
     "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2}, 1),      # two rounds per clock
 }
-# Parameter variants of the mode engine, measured (CCM records named 'ccm-<name>') when
-# the same name is given with --engine, after the bare core's records above:
+# Parameter variants of the mode engine, measured (CCM records named 'ccm-<name>', CCMP
+# records 'ccmp-<name>') when the same name is given with --engine, after the bare core's
+# records above: (block core, aes_mode_engine parameters, ccmp_top parameters).
 # iter128-r2 = aes_mode_engine on two aes_iter128 with two rounds per clock, both
-# encrypt-only (synthesis design ccm-iter128, variant enc-r2).
+# encrypt-only (synthesis design ccm-iter128, variant enc-r2), and ccmp_top on it
+# (ccmp-iter128, variant r2; ccmp_top builds encrypt-only cores itself).
 ENGINE_VARIANTS = {
-    "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2, "DIRECTION_B": 0}),
+    "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2, "DIRECTION_B": 0}, {"ROUNDS_PER_CLK": 2}),
 }
 CHAIN_BLOCKS = 16
 # Parameter variants of aes_mode_multi (16 lanes on two aes_pipe cores), benchmarked only
@@ -444,6 +446,12 @@ def bench_main(args) -> int:
                        "packet(s) differ from the reference",
                        lambda: run_ccm(ENGINE_VARIANTS[e][0], args.sim, sizes, args.ccm_packets, seed, variant=e))
         ccm_recs.extend(recs or [])
+        if ccmp_sizes:
+            recs = measure(f"ccmp-{e}", f"ccmp_top, 802.11 CCMP front end, with {ENGINE_VARIANTS[e][2]}",
+                           "MPDU(s) differ from the reference",
+                           lambda: ccmp_bench.run(ENGINE_VARIANTS[e][0], args.sim, ccmp_sizes, args.ccm_packets,
+                                                  seed, params=ENGINE_VARIANTS[e][2], variant=e))
+            ccmp_recs.extend(recs or [])
     for e in [e for e in cores if e in MULTI_VARIANTS] if sizes else []:
         recs = measure(f"ccm-{e}", f"aes_mode_multi, {MULTI_LANES} lanes, with {MULTI_VARIANTS[e]}",
                        "packet(s) differ from the reference",

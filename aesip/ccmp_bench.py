@@ -144,15 +144,19 @@ def records(engine: str, simulator: str, results: list[dict], meas: list[dict], 
 
 
 def run(engine: str, simulator: str, sizes, packets: int, seed: int,
-        lanes: int = MULTI_LANES[0], bursts=()) -> tuple[list[dict], list[dict]]:
+        lanes: int = MULTI_LANES[0], bursts=(), params: dict | None = None,
+        variant: str | None = None) -> tuple[list[dict], list[dict]]:
     """(records, mismatching MPDUs) for ccmp_top on `engine` (a block core, or
     rtl.MULTI_ENGINE: MULTI = 1 on aes_pipe with LANES = `lanes`), from one simulation;
-    `bursts`: more burst lengths measured besides 1 and `packets`."""
+    `bursts`: more burst lengths measured besides 1 and `packets`; `params`: ccmp_top
+    parameter overrides of a parameter variant, whose records are named `variant`."""
     multi = engine == rtl.MULTI_ENGINE
-    name = "multi-pipe" if multi else engine
+    name = variant or ("multi-pipe" if multi else engine)
     target = ccmp_run.target_for(engine)
     if multi:
         target = dataclasses.replace(target, params={**target.params, "LANES": lanes})
+    if params:
+        target = dataclasses.replace(target, params={**target.params, **params})
     rng = random.Random(f"{seed}-ccmp-{name}" + (f"-lanes{lanes}" if multi and lanes != MULTI_LANES[0] else ""))
     cmds, meas = plan(rng, sizes, packets, bursts)
     res = session.simulate(target, simulator, cmds)["results"]
