@@ -67,10 +67,6 @@
 //   E0 + Nr   : final round written to the output register; m_axis_tvalid high after it;
 //               the next block may be transferred at this same edge (Nr cycles per block)
 //   The final round waits while the output register holds an unaccepted block.
-// ROUNDS_PER_CLK = 2: as above with Nr / 2 in place of Nr: E0 + c does rounds 2c - 1 and
-//   2c (c = 1 .. Nr/2); the clock E0 + Nr/2 writes the final pair to the output register
-//   (latency Nr/2 + 1, Nr/2 clocks per block back to back). The second layer of the
-//   final pair is the final round (Nr is even for every key size).
 //   s_axis_tready = (state empty, or final-round cycle with the output register empty)
 //                   and the block's slot is neither being expanded nor requested on the
 //                   key port (key_valid with key_slot == block slot) in this cycle.
@@ -79,6 +75,11 @@
 //                   clocks after the load edge (44/52/60); blocks on that slot are accepted
 //                   again from the edge after it. Illegal key_bytes: no expansion, the slot
 //                   is invalid from the load edge on and key_ready stays high.
+// ROUNDS_PER_CLK = 2: the timing above with Nr / 2 in place of Nr: E0 + c does rounds
+//   2c - 1 and 2c (c = 1 .. Nr/2); the clock E0 + Nr/2 writes the final pair to the
+//   output register (latency Nr/2 + 1, Nr/2 clocks per block back to back). The second
+//   layer of the final pair is the final round (Nr is even for every key size).
+//   s_axis_tready, key_ready and the expansion (4*Nr+4 clocks) are as above.
 // ROUND_STAGES = 2: registers S (round input) and M (after the S-boxes), each with its
 //   block's control, and a two-entry output buffer (o0 drives m_axis). At every edge the
 //   block in S moves to M and the block in M either goes back to S (next round) or, after
@@ -271,7 +272,7 @@ module aes_iter128 #(
                 // row {slot, k div 2} of mem_odd holds rk[k] for odd k, of mem_even for
                 // even k: the first layer always uses an odd round key, the second an
                 // even one (rounds 2c - 1 and 2c to encrypt, Nr - 2c + 1 and Nr - 2c to
-                // decrypt), so each layer has its own read port and the store is no larger
+                // decrypt), so each layer has its own read port and the store is no larger.
                 // The reads are registered: the addresses are those of the rounds of
                 // the next clock (rd_addr_rnd / rd_addr_rnd2 from g_rs1's next values),
                 // so no LUT-RAM read lies inside the two-round loop. The registers hold
@@ -363,7 +364,8 @@ module aes_iter128 #(
         assign rnd_fin = rnd_out;
     end
     if (ROUND_STAGES == 1) begin : g_rs1
-        // One round per clock (the core as it was before ROUND_STAGES; unchanged).
+        // One round per clock (the core as it was before ROUND_STAGES), or two with
+        // ROUNDS_PER_CLK = 2 (rem and the key indices then step by 2).
         reg               busy;              // state register holds a block
         reg  [SLOT_W-1:0] cur_slot;
 
