@@ -257,9 +257,7 @@ def run_ccm(core: str, simulator: str, sizes, packets: int, seed: int,
     name = variant or core
     rng = random.Random(f"{seed}-ccm-{core}")
     cmds, meas = engine_bench.plan(rng, sizes, packets)
-    target = session.engine_target(core)
-    if variant:
-        target = session.with_params(session.engine_target(ENGINE_VARIANTS[variant][0]), ENGINE_VARIANTS[variant][1])
+    target = session.with_params(session.engine_target(core), ENGINE_VARIANTS[variant][1] if variant else None)
     res = session.simulate(target, simulator, cmds)["results"]
     _n, bad = engine_bench.check(cmds, res)
     return engine_bench.records(name, simulator, res, meas), bad
@@ -441,11 +439,12 @@ def bench_main(args) -> int:
         recs = measure(e, f"block core {CORE_VARIANTS[e][0]} with {CORE_VARIANTS[e][1]}",
                        "block(s) differ from the reference", lambda: run_variant(e, args.sim, args.blocks, seed))
         all_recs.extend(recs or [])
-    for e in [e for e in cores if e in ENGINE_VARIANTS] if sizes else []:
-        recs = measure(f"ccm-{e}", f"mode engine on {ENGINE_VARIANTS[e][0]} with {ENGINE_VARIANTS[e][1]}",
-                       "packet(s) differ from the reference",
-                       lambda: run_ccm(ENGINE_VARIANTS[e][0], args.sim, sizes, args.ccm_packets, seed, variant=e))
-        ccm_recs.extend(recs or [])
+    for e in [e for e in cores if e in ENGINE_VARIANTS]:
+        if sizes:
+            recs = measure(f"ccm-{e}", f"mode engine on {ENGINE_VARIANTS[e][0]} with {ENGINE_VARIANTS[e][1]}",
+                           "packet(s) differ from the reference",
+                           lambda: run_ccm(ENGINE_VARIANTS[e][0], args.sim, sizes, args.ccm_packets, seed, variant=e))
+            ccm_recs.extend(recs or [])
         if ccmp_sizes:
             recs = measure(f"ccmp-{e}", f"ccmp_top, 802.11 CCMP front end, with {ENGINE_VARIANTS[e][2]}",
                            "MPDU(s) differ from the reference",

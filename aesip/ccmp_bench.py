@@ -37,7 +37,6 @@ ccm-encrypt.
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from aesip import ccmp_iface, ccmp_run, engine_bench, ref, rtl, session
@@ -152,11 +151,8 @@ def run(engine: str, simulator: str, sizes, packets: int, seed: int,
     parameter overrides of a parameter variant, whose records are named `variant`."""
     multi = engine == rtl.MULTI_ENGINE
     name = variant or ("multi-pipe" if multi else engine)
-    target = ccmp_run.target_for(engine)
-    if multi:
-        target = dataclasses.replace(target, params={**target.params, "LANES": lanes})
-    if params:
-        target = dataclasses.replace(target, params={**target.params, **params})
+    overrides = {**({"LANES": lanes} if multi else {}), **(params or {})}
+    target = session.with_params(ccmp_run.target_for(engine), overrides)
     rng = random.Random(f"{seed}-ccmp-{name}" + (f"-lanes{lanes}" if multi and lanes != MULTI_LANES[0] else ""))
     cmds, meas = plan(rng, sizes, packets, bursts)
     res = session.simulate(target, simulator, cmds)["results"]

@@ -4,10 +4,11 @@ them together with the generic core tests (tb/cores/core_generic.py).
 
 A cycle-based bench (one coroutine, one pass per clock) drives the core so that the
 timing promised in docs/iter128.md can be checked exactly: Nr clocks per block back to
-back with mixed key sizes (Nr / 2 with ROUNDS_PER_CLK 2), output valid Nr+1 cycles after the input cycle, key_ready low
-for 4*Nr+4 clocks per expansion and 2**(SLOT_W+4) clocks after zeroize, blocks of other
-slots accepted during an expansion, AXI output stability under backpressure, zeroize with
-blocks in flight, and the DIRECTION parameter (unsupported direction -> err=1, zero data).
+back with mixed key sizes, output valid Nr+1 cycles after the input cycle (Nr / 2 and
+Nr / 2 + 1 with ROUNDS_PER_CLK 2), key_ready low for 4*Nr+4 clocks per expansion and
+2**(SLOT_W+4) clocks after zeroize, blocks of other slots accepted during an expansion,
+AXI output stability under backpressure, zeroize with blocks in flight, and the
+DIRECTION parameter (unsupported direction -> err=1, zero data).
 Expected values come only from `cryptography` (aesip.ref), never from the RTL.
 
 The build's parameters are read from the DUT (`load_params`). Environment (set by the
