@@ -185,6 +185,7 @@ MODE_CASES = [
     # the 802.16e front end on the mode engine (rtl/proto, docs/wimax.md)
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128"}, id="wimax"),
     pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "MULTI": 1}, id="wimax-multi"),
+    pytest.param(rtl.WIMAX_TOP, rtl.wimax_sources("iter128"), {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, id="wimax-r2"),
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5}, id="realign-bytes5"),
     pytest.param(rtl.REALIGN_TOP, rtl.realign_sources(), {"BYTES": 5, "IN_REG": 1}, id="realign-bytes5-inreg"),
     pytest.param(rtl.TDEA_ENGINE_TOP, rtl.tdea_engine_sources("iter"), {"CORE": "iter"}, id="tdea-engine-iter"),
@@ -200,6 +201,7 @@ MODE_CASES = [
                  id="ccmp-multi-lanes16"),
     # the 802.15.4 CCM* front end (docs/wpan.md)
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128"}, id="wpan"),
+    pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, id="wpan-r2"),
     pytest.param(rtl.WPAN_TOP, rtl.wpan_sources("iter128"), {"CORE": "iter128", "MULTI": 1, "SLOT_W": 8},
                  id="wpan-multi-slotw8"),
     # the multi-channel engine (docs/channels.md) on each core

@@ -12,6 +12,9 @@
 //   NR_MAX    : 10, 12 or 14: the largest key accepted
 //   MULTI     : 0 = aes_mode_engine (default), 1 = aes_mode_multi with 2 lanes and 256-beat
 //               input FIFOs (same ports and results; the front end has one frame in flight)
+//   ROUNDS_PER_CLK : 1 (default), or 2 with CORE "iter128" and MULTI = 0: both cores do
+//               two rounds per clock (aes_iter128 ROUNDS_PER_CLK): a CCM step takes
+//               Nr / 2 + 1 clocks instead of Nr + 1 (docs/mode_engine.md, "Timing")
 // The engine is built with encrypt-only cores (DIRECTION_B = 0) except on CORE "iter32"
 // (one shared datapath, DIRECTION_B = 2): the front end sends CCM commands only, and CCM
 // uses the forward cipher in both directions, so no inverse S-box or inverse round is
@@ -27,7 +30,8 @@ module wpan_top #(
     parameter SBOX_IMPL = 0,
     parameter SLOT_W    = 2,
     parameter NR_MAX    = 14,
-    parameter MULTI     = 0
+    parameter MULTI     = 0,
+    parameter ROUNDS_PER_CLK = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -89,7 +93,8 @@ module wpan_top #(
     // encrypt-only cores: CCM needs the forward cipher only (header)
     localparam ENG_DIRECTION_B = (CORE == "iter32") ? 2 : 0;
     aes_mode_sel #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
-                   .DIRECTION_B(ENG_DIRECTION_B), .LANES((MULTI != 0) ? 2 : 1), .IN_AW(8)) u_eng (
+                   .DIRECTION_B(ENG_DIRECTION_B), .LANES((MULTI != 0) ? 2 : 1), .IN_AW(8),
+                   .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_eng (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
         .key_data(key_data),
