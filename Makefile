@@ -33,9 +33,9 @@ test: $(STAMP)
 # Then the TDEA Monte Carlo CBC test on chan_engine / tdea_pipe with 40 outer iterations of
 # 10 000 blocks (make test runs 2).
 soak: $(STAMP)
-	AESIP_SOAK=1 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest -n $(JOBS) tb/modes -k security
+	AESIP_SOAK=1 AESIP_SIM_TIMEOUT=0 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest -n $(JOBS) tb/modes -k security
 	@grep -H "^SOAK" sim_build_soak/aes_mode_*/test.log || true
-	AESIP_MCT_OUTER=40 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest \
+	AESIP_MCT_OUTER=40 AESIP_SIM_TIMEOUT=0 AESIP_BUILD_DIR=$(CURDIR)/sim_build_soak $(VPY) -m pytest \
 		"tb/modes/test_chan_engine.py::test_chan_engine[verilator-CORE=tdea-CH_W=4-LEN_W=20]"
 
 # Formal proofs (docs/formal.md) at full depth; `make test` runs them at a bounded depth.

@@ -174,18 +174,60 @@ def run(
     paths = [str(ROOT)] + [str(p) for p in (python_paths or [])]
     env = dict(extra_env or {})
     env["PYTHONPATH"] = os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")])
-    results = runner.test(
-        test_module=test_module,
-        hdl_toplevel=toplevel,
-        testcase=testcase,
-        build_dir=bdir,
-        test_dir=bdir,
-        extra_env=env,
-        seed=seed,
-        waves=waves,
-        log_file=(bdir / "test.log") if quiet else None,
-    )
+    limit = sim_timeout()
+    if limit:
+        _limit_runner(runner, limit)
+    try:
+        results = runner.test(
+            test_module=test_module,
+            hdl_toplevel=toplevel,
+            testcase=testcase,
+            build_dir=bdir,
+            test_dir=bdir,
+            extra_env=env,
+            seed=seed,
+            waves=waves,
+            log_file=(bdir / "test.log") if quiet else None,
+        )
+    except RuntimeError as exc:
+        if limit and any(f"return code: {rc}" in str(exc) for rc in _TIMEOUT_RCS):
+            raise RuntimeError(
+                f"the simulation of {toplevel} ({bdir.name}) was stopped after {limit:g} s of "
+                f"wall-clock time (AESIP_SIM_TIMEOUT): a test that never ends, e.g. a DUT that "
+                f"stopped handshaking while the bench waits for it; its log: {bdir / 'test.log'}"
+            ) from exc
+        raise
     return Path(results)
+
+
+# exit codes of coreutils `timeout`: the limit was reached (TERM), or KILL after the grace
+_TIMEOUT_RCS = (124, 137)
+
+
+def sim_timeout() -> float:
+    """Wall-clock limit in seconds for one simulator run, from $AESIP_SIM_TIMEOUT (unset or
+    0: none). The test suite sets it (tb/conftest.py) so that a simulation that never ends
+    fails its test with a message instead of holding a CI run until the CI limit."""
+    try:
+        return max(0.0, float(os.environ.get("AESIP_SIM_TIMEOUT", "0") or 0))
+    except ValueError:
+        raise ValueError(f"AESIP_SIM_TIMEOUT must be a number of seconds, not "
+                         f"{os.environ['AESIP_SIM_TIMEOUT']!r}") from None
+
+
+def _limit_runner(runner, limit: float) -> None:
+    """Run the runner's simulator commands under coreutils `timeout`: TERM at `limit`
+    seconds, KILL 10 s later. cocotb's runner (pinned 2.1) has no time limit of its own and
+    refuses pre_cmd for Verilator and Icarus, so its command runner is wrapped."""
+    tool = shutil.which("timeout")
+    if tool is None:
+        return
+    run_cmds = runner._execute_cmds
+
+    def limited(cmds, cwd, stdout=None):
+        return run_cmds([[tool, "--kill-after=10", f"{limit:g}", *cmd] for cmd in cmds], cwd, stdout)
+
+    runner._execute_cmds = limited
 
 
 def case_id(simulator: str, parameters: dict) -> str:

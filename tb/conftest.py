@@ -7,11 +7,20 @@ first and the many short checks (lint, parameter checks, docs) last, and the lon
 (`test_cli.py::test_bench_json`, about 10 minutes) sits in the middle: the run could end
 with one worker still in it and the other idle. Longest first, the last entries to run
 are short ones. The order changes nothing else: every entry is independent (each builds
-its own model or waits for the one it shares, aesip/sim.py)."""
+its own model or waits for the one it shares, aesip/sim.py).
+
+It also sets the wall-clock limit of one simulator run for the suite (AESIP_SIM_TIMEOUT,
+aesip/sim.py: sim_timeout), unless the environment gives one: a simulation that never
+ends then fails its test with a message naming its build after 20 minutes, about ten
+times the longest run measured (tb/durations.txt), instead of holding the CI run until
+the CI's own limit. `make soak` lifts it (0)."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+os.environ.setdefault("AESIP_SIM_TIMEOUT", "1200")
 
 DURATIONS = Path(__file__).with_name("durations.txt")
 _LINE = re.compile(r"^\s*([0-9.]+)s?(?:\s+call)?\s+(\S+)\s*$")
