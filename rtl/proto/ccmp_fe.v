@@ -213,31 +213,12 @@ module ccmp_fe #(
     wire       has_qc = is_data && fc0[7];
     wire       has_htc = fc1[7] && (has_qc || is_mgmt);
     wire       prot = fc1[6];
-    wire [5:0] hlen_w = 6'd24 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0) + (has_htc ? 6'd4 : 6'd0);
+    wire [5:0] hlen = 6'd24 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0) + (has_htc ? 6'd4 : 6'd0);
     wire [5:0] alen = 6'd22 + (has_a4 ? 6'd6 : 6'd0) + (has_qc ? 6'd2 : 6'd0);
     wire [3:0] tid = has_a4 ? hdr[243:240] : hdr[195:192];   // QC byte 0 at 30 or 24
     wire [4:0] ridx = is_mgmt ? 5'd16 : (has_qc ? {1'b0, tid} : 5'd0);
-    wire [383:0] hdr_sh = hdr >> {hlen_w, 3'b000};
-    // The header length, the received CCMP header and the replay counter index (rc_i,
-    // below) are registered a clock behind hdr (hlen, ccmph, rc_i_q), so that no header
-    // decode and no byte shift lies in front of the checks' compares. hdr_still: hdr was
-    // not written in the previous clock, so those registers match hdr now. Every clock
-    // that computes the checks (chk_vld, ce_vld below) requires hdr_still, and hdr is not
-    // written in that clock either (no header beat, no sideband beat: see chk_vld), so
-    // they also match in the hand-off clock after it, where the engine command, the
-    // output prefix and the record are built from them.
-    wire [RCW-1:0] rc_i;
-    reg  [5:0]  hlen;
-    reg  [63:0] ccmph;                                         // received CCMP header
-    reg  [RCW-1:0] rc_i_q;
-    reg         hdr_still;
-    wire        hdr_wr = cmd_take || ((rs == R_RECV) && in_take && (nbeat < 8'd3));
-    always @(posedge clk) begin
-        hlen <= hlen_w;
-        ccmph <= hdr_sh[63:0];
-        rc_i_q <= rc_i;
-        hdr_still <= !rst && !hdr_wr;
-    end
+    wire [383:0] hdr_sh = hdr >> {hlen, 3'b000};
+    wire [63:0] ccmph = hdr_sh[63:0];                          // received CCMP header
     wire        extiv = ccmph[29];
     wire [1:0]  kid_rx = ccmph[31:30];
     wire [47:0] pn_rx = {ccmph[63:32], ccmph[15:0]};
@@ -275,23 +256,17 @@ module ccmp_fe #(
     wire        slot_hi = (SLOT_W < 8) && ((slot >> SLOT_W) != 8'd0);
     wire [SLOT_W-1:0] slot_s = slot[SLOT_W-1:0];
     // replay counter index slot * 17 + ridx (a shift and two adds, not a multiplier)
-    // (rc_i addresses the early read of the counters, rc_q below; the compares and the
-    // record use its registered copy rc_i_q, equal to it whenever hdr_still)
-    assign rc_i = {1'b0, slot_s, 4'b0000} + {5'd0, slot_s} + {{SLOT_W{1'b0}}, ridx};
+    wire [RCW-1:0] rc_i = {1'b0, slot_s, 4'b0000} + {5'd0, slot_s} + {{SLOT_W{1'b0}}, ridx};
     // The checks are computed a clock ahead into registers (chk_q, rwait_q, valid when
     // chk_vld is set); the hand-off uses only them. chk_vld is set for the clock after
     // (a) a clock in R_HOLD without hand-off, or (b) the clock that takes the frame's last
-    // beat when that beat is beat 3 or later, in both cases only when hdr was not written
-    // in the clock before (hdr_still: the registered header fields are current), and
-    // unless a key load into the held slot or a zeroize came in that clock. In both cases
-    // every input of the check is final in the computing clock: the sideband registers
-    // (loaded by cmd_take, long before), the first three beats (hdr: beats 0..2, taken
-    // before a last beat 3 or later) with the fields registered from them and, for (b),
-    // the frame's length and framing flags from the beat being taken (nbeat_c, lastk_c,
-    // ferr_c). A frame whose last beat is beat 3 taken right after beat 2 is checked in
-    // its first R_HOLD clock instead (case a). A frame of at most 3 beats (48 bytes) is
-    // checked in its second R_HOLD clock and handed off a clock later. What can change
-    // between the computing clock T and
+    // beat when that beat is beat 3 or later, unless a key load into the held slot or a
+    // zeroize came in that clock. In both cases every input of the check is final in the
+    // computing clock: the sideband registers (loaded by cmd_take, long before), the first
+    // three beats (hdr: beats 0..2, taken before a last beat 3 or later) and, for (b), the
+    // frame's length and framing flags from the beat being taken (nbeat_c, lastk_c,
+    // ferr_c). A frame of at most 3 beats (48 bytes) is checked in its first R_HOLD clock
+    // and handed off a clock later. What can change between the computing clock T and
     // the hand-off clock T+1: a record leaving the queue or the collect side (rwait_q may
     // then be 1 one clock too long: a clock later, never wrong); a counter cleared in T
     // (chk_vld is then 0 in T+1 and the check is redone); a counter updated in T by a
@@ -420,10 +395,10 @@ module ccmp_fe #(
     always @(*) begin
         w_q = 1'b0;
         for (wi = 0; wi < QDEPTH; wi = wi + 1)
-            if (q_vld[wi] && q_eng[wi] && q_dec[wi] && (q_rc[wi] == rc_i_q) && (pn_rx <= q_pn[wi]))
+            if (q_vld[wi] && q_eng[wi] && q_dec[wi] && (q_rc[wi] == rc_i) && (pn_rx <= q_pn[wi]))
                 w_q = 1'b1;
     end
-    wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i_q) && (pn_rx <= pn_sts);
+    wire w_c  = (cst != C_IDLE) && c_eng && c_dec && (rc_r == rc_i) && (pn_rx <= pn_sts);
     assign rwait = dec && (w_q || w_c);
     // the checks a clock ahead (see rc_q above for why they are valid with chk_vld)
     assign clr_slot = zeroize || (key_load && key_load_slot == slot_s);
@@ -438,8 +413,7 @@ module ccmp_fe #(
         end else begin
             chk_q <= chk_err;
             rwait_q <= rwait;
-            chk_vld <= !clr_slot && hdr_still &&
-                       (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3 && !cut_now));
+            chk_vld <= !clr_slot && (((rs == R_HOLD) && !hand_off) || (last_in && nbeat >= 8'd3 && !cut_now));
         end
     end
     // cut-through: the early check a clock ahead, in a clock that does not take the last beat
@@ -448,7 +422,7 @@ module ccmp_fe #(
         if (rst)
             ce_vld <= 1'b0;
         else
-            ce_vld <= (rs == R_RECV) && !cut_now && (nbeat >= 8'd3) && !last_in && hdr_still && e_ok;
+            ce_vld <= (rs == R_RECV) && !cut_now && (nbeat >= 8'd3) && !last_in && e_ok;
     end
     // the issue side takes the held MPDU (chk_vld implies R_HOLD) when idle: from the
     // clock after the previous MPDU's last engine beat (feed_end), so that the engine's
@@ -680,7 +654,7 @@ module ccmp_fe #(
                 q_err[qwp] <= h_err;
                 q_pn[qwp] <= (h_err == CCMP_ERR_OK) ? pn : 48'd0;
                 q_kid[qwp] <= (h_err == CCMP_ERR_OK) ? kid : 2'd0;
-                q_rc[qwp] <= rc_i_q;
+                q_rc[qwp] <= rc_i;
                 q_slot[qwp] <= slot_s;
                 q_kill[qwp] <= clr_slot;   // a load in the check's clock: counters just read are cleared
                 q_pfx[qwp] <= pfx_next;

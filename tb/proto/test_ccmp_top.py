@@ -687,12 +687,11 @@ async def test_timing(dut):
             assert s["err"] == 0 and data == out, f"{op} {blen}"
             nblk = -(-blen // 16)
             beats = -(-len(inp) // 16)
-            # cut-through (frame_len given, a frame of more than 5 beats): the engine starts
-            # once the first 4 beats are in (the header's 3, then a clock for the header
-            # fields' registers)
-            cut = fl and beats > 5
+            # cut-through (frame_len given, a frame of 4 beats or more): the engine starts
+            # once the first 3 beats are in
+            cut = fl and beats > 3
             steps = 1 + 2 + nblk
-            bound = (4 if cut else beats) + steps * step + (nblk if op == "ccmp-decrypt" else 0) + 20
+            bound = (3 if cut else beats) + steps * step + (nblk if op == "ccmp-decrypt" else 0) + 20
             dut._log.info("%s%s %4d body bytes: %5d cycles (input %d beats, engine %d steps; bound %d)",
                           op, " (frame_len given)" if fl else "", blen, cycles, beats, steps, bound)
             assert cycles <= bound, f"{op} {blen}: {cycles} cycles > {bound}"
