@@ -384,8 +384,8 @@ module aes_iter128 #(
                                !(kx_busy && s_slot == kx_slot) &&
                                !(key_valid && key_slot == s_slot);
         wire             acc      = s_axis_tvalid && s_axis_tready;
-        // next values of cur_slot, kidx and kidx2: the registers load them (below), and
-        // with ROUNDS_PER_CLK = 2 they also address the registered key reads (g_bank)
+        // ROUNDS_PER_CLK = 2: the key reads are registered (g_bank), so their addresses
+        // are the next values of {cur_slot, kidx} and {cur_slot, kidx2}
         wire [SLOT_W-1:0] slot_nx  = acc ? s_slot : cur_slot;
         wire [3:0]        kidx_nx  = acc ? (s_dec_c ? s_nr - 4'd1 : 4'd1) :
                                      !adv ? kidx : (dec_c ? kidx - RPC[3:0] : kidx + RPC[3:0]);
@@ -415,23 +415,23 @@ module aes_iter128 #(
                 cur_dec  <= 1'b0;
                 cur_err  <= 1'b0;
                 cur_tag  <= {TAG_W{1'b0}};
+            end else if (acc) begin
+                busy     <= 1'b1;
+                rem      <= s_nr;
+                kidx     <= s_dec_c ? s_nr - 4'd1 : 4'd1;
+                kidx2    <= s_dec_c ? s_nr - 4'd2 : 4'd2;
+                cur_slot <= s_slot;
+                cur_dec  <= s_dec;
+                cur_err  <= s_err;
+                cur_tag  <= s_tag;
             end else begin
-                kidx     <= kidx_nx;
-                kidx2    <= kidx2_nx;
-                cur_slot <= slot_nx;
-                if (acc) begin
-                    busy    <= 1'b1;
-                    rem     <= s_nr;
-                    cur_dec <= s_dec;
-                    cur_err <= s_err;
-                    cur_tag <= s_tag;
-                end else begin
-                    if (adv) begin
-                        if (last) busy <= 1'b0;
-                        rem <= rem - RPC[3:0];
-                    end
-                    if (zeroize) cur_err <= 1'b1;
+                if (adv) begin
+                    if (last) busy <= 1'b0;
+                    rem   <= rem - RPC[3:0];
+                    kidx  <= dec_c ? kidx - RPC[3:0] : kidx + RPC[3:0];
+                    kidx2 <= dec_c ? kidx2 - RPC[3:0] : kidx2 + RPC[3:0];
                 end
+                if (zeroize) cur_err <= 1'b1;
             end
         end
 
