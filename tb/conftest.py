@@ -11,9 +11,10 @@ its own model or waits for the one it shares, aesip/sim.py).
 
 It also sets the wall-clock limit of one simulator run for the suite (AESIP_SIM_TIMEOUT,
 aesip/sim.py: sim_timeout), unless the environment gives one: a simulation that never
-ends then fails its test with a message naming its build after 20 minutes, about ten
-times the longest run measured (tb/durations.txt), instead of holding the CI run until
-the CI's own limit. `make soak` lifts it (0)."""
+ends then fails its test with a message naming its build after 20 minutes, about four
+times the longest entry in tb/durations.txt (a CLI bench of many runs; one simulator run
+takes at most about 80 s there), instead of holding the CI run until the CI's own limit.
+`make soak` lifts it (0)."""
 from __future__ import annotations
 
 import os
