@@ -10,7 +10,7 @@ import cocotb
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
-from aesip import iface
+from aesip import iface, rtl
 from aesip.iface import (ERR_AUTH, ERR_BUFFER, ERR_KEY, ERR_LENGTH, ERR_NONCE, ERR_OP, ERR_TAG_LEN,
                          OPS)
 from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
@@ -21,6 +21,14 @@ def sel_engine(sel):
     aes_mode_engine (LANES = 1, g_single.u_eng) or the aes_mode_multi (LANES >= 2,
     g_multi.u_eng) it builds; both have the same ports."""
     return (sel.g_single if hasattr(sel, "g_single") else sel.g_multi).u_eng
+
+
+def ccm_step_clocks(top) -> int:
+    """Clocks per AES-128 CCM step (core latency + 1, docs/mode_engine.md "Timing") of the
+    mode engine that a protocol top builds in its aes_mode_sel `u_eng`: aes_iter128
+    10 / ROUNDS_PER_CLK + 1, aes_iter32 45, aes_pipe 15."""
+    core = next(c for c in rtl.CORE_NAMES if hasattr(sel_engine(top.u_eng).u_a, f"g_{c}"))
+    return {"iter128": 10 // int(top.ROUNDS_PER_CLK.value) + 1, "iter32": 45, "pipe": 15}[core]
 
 
 @dataclass

@@ -38,7 +38,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import ccmp_iface, ref, rtl, sim
 from aesip.tb.ccmpdrv import CcmpDriver
-from aesip.tb.engdrv import sel_engine
+from aesip.tb.engdrv import ccm_step_clocks
 from aesip.tb.seed import run_seed, test_rng
 
 C = ccmp_iface
@@ -665,10 +665,7 @@ async def test_timing(dut):
     rng = test_rng(f"{__name__}.test_timing")
     drv, keys = await start(dut, rng)
     pns = Pn(rng)
-    eng = sel_engine(dut.u_eng)
-    # core latency + 1 per step; aes_iter128 with ROUNDS_PER_CLK = 2: 10 / 2 + 1
-    step = {"iter128": 10 // int(dut.ROUNDS_PER_CLK.value) + 1, "iter32": 45,
-            "pipe": 15}[next(c for c in rtl.CORE_NAMES if hasattr(eng.u_a, f"g_{c}"))]
+    step = ccm_step_clocks(dut)   # AES-128 CCM step: core latency + 1
     for blen in (0, 16, 64, 256, 1500, BODY_MAX):
         m = random_mpdu(rng, blen, "qos", a4=False, order=False)
         res = {}

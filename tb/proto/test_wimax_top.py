@@ -26,7 +26,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from aesip import rtl, sim, wimax_iface
-from aesip.tb.engdrv import sel_engine
+from aesip.tb.engdrv import ccm_step_clocks
 from aesip.tb.seed import run_seed, test_rng
 from aesip.tb.wimaxdrv import WimaxDriver
 
@@ -243,10 +243,7 @@ async def test_timing(dut):
 
     rng = test_rng(f"{__name__}.test_timing")
     drv, keys = await start(dut, rng)
-    eng = sel_engine(dut.u_eng)
-    # core latency + 1 per step; aes_iter128 with ROUNDS_PER_CLK = 2: 10 / 2 + 1
-    step = {"iter128": 10 // int(dut.ROUNDS_PER_CLK.value) + 1, "iter32": 45,
-            "pipe": 15}[next(c for c in rtl.CORE_NAMES if hasattr(eng.u_a, f"g_{c}"))]
+    step = ccm_step_clocks(dut)   # AES-128 CCM step: core latency + 1
     for plen in (0, 16, 64, 256, 1500):
         pdu = random_pdu(rng, plen)
         pn = rng.getrandbits(32)

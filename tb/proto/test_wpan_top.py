@@ -42,7 +42,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from aesip import rtl, sim, wpan_iface
-from aesip.tb.engdrv import sel_engine
+from aesip.tb.engdrv import ccm_step_clocks
 from aesip.tb.seed import run_seed, test_rng
 from aesip.tb.wpandrv import WpanDriver
 
@@ -415,10 +415,7 @@ async def test_timing(dut):
 
     rng = test_rng(f"{__name__}.test_timing")
     drv, keys = await start(dut, rng)
-    eng = sel_engine(dut.u_eng)
-    # core latency + 1 per step; aes_iter128 with ROUNDS_PER_CLK = 2: 10 / 2 + 1
-    step = {"iter128": 10 // int(dut.ROUNDS_PER_CLK.value) + 1, "iter32": 45,
-            "pipe": 15}[next(c for c in rtl.CORE_NAMES if hasattr(eng.u_a, f"g_{c}"))]
+    step = ccm_step_clocks(dut)   # AES-128 CCM step: core latency + 1
     for plen in (0, 16, 64, 100, 1000, FRAME_MAX - 64):
         f, src = build(rng, ver=1, cmd=False, dam=2, sam=3, level=6, kim=0, plen=plen, panc=1)
         s = secure(keys[0], f, src)
