@@ -30,14 +30,6 @@
 //               AES-128 in bits [255:128], AES-192 in [255:64]) and zero below, so that
 //               the window loads key_data with no key-size select (aes_pipe forms it in
 //               a register)
-//   LOCAL_CTL : 0 (default) or 1 (only with SUB_AHEAD = 2): 1 = the control that fans out
-//               far is taken from registers kept beside what it drives (keep_reg): x_q's
-//               size and busy selects from one copy per byte, and the last-word flag
-//               last_q from pre_q, the decode of the index a clock earlier, so that no
-//               adder or compare lies in front of last_q's own fan-out (the clears of the
-//               window, x_q and sub_q). The same words at the same clocks; 14 more
-//               flip-flops. (aes_pipe with ROUND_REGS >= 5, where these were among the
-//               control paths that set the clock on ECP5: docs/pipe.md)
 // Ports
 //   clk, rst  : clock; synchronous active-high reset (clears all key material)
 //   zeroize   : synchronous clear of all key material; aborts a running expansion
@@ -61,8 +53,7 @@ module aes_key_expand #(
     parameter SBOX_IMPL = 0,
     parameter SUB_AHEAD = 0,
     parameter KEY_SIZE_MAX = 2,
-    parameter KEY_ALIGNED = 0,
-    parameter LOCAL_CTL = 0
+    parameter KEY_ALIGNED = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -87,8 +78,6 @@ module aes_key_expand #(
                      "aes_key_expand: KEY_SIZE_MAX must be 0, 1 or 2")
         `AESIP_CHECK(KEY_ALIGNED == 0 || KEY_ALIGNED == 1, aes_key_expand_KEY_ALIGNED_not_0_or_1,
                      "aes_key_expand: KEY_ALIGNED must be 0 or 1")
-        `AESIP_CHECK(LOCAL_CTL == 0 || (LOCAL_CTL == 1 && SUB_AHEAD == 2), aes_key_expand_LOCAL_CTL,
-                     "aes_key_expand: LOCAL_CTL must be 0, or 1 with SUB_AHEAD 2")
     endgenerate
 
     // key sizes limited to KEY_SIZE_MAX (constants fold the selects below)
@@ -119,7 +108,6 @@ module aes_key_expand #(
     // hang off one flip-flop instead of a 6-bit compare (the clear of x_q/sub_q behind
     // that compare was aes_pipe's critical path on ECP5 at 3 and 6 registers per round).
     reg        last_q;
-    reg        pre_q;       // LOCAL_CTL: busy && idx + 1 == last_idx (last_q's next value)
     wire       at_last = (SUB_AHEAD != 0) ? last_q : (busy && idx == last_idx);
 
     wire [31:0] wi = (sz == 2'd0) ? win[4] : (sz == 2'd1) ? win[2] : win[0];  // w[i]
@@ -180,36 +168,11 @@ module aes_key_expand #(
                 if (sub_clr) sub_q <= 32'd0;
                 else         sub_q <= s_out;
             end
-            if (LOCAL_CTL != 0) begin : g_xq_local
-                // per byte of x_q: a copy of {busy, size} loaded with their next values
-                // (keep_reg), beside that byte's select; the same x_q
-                wire       busy_nx = (rst || zeroize) ? 1'b0 : busy ? !at_last : start;
-                wire [1:0] size_nx = (rst || zeroize) ? 2'd0 : (!busy && start) ? ksz : size;
-                genvar xb;
-                for (xb = 0; xb < 4; xb = xb + 1) begin : g_xb
-                    wire       cb;
-                    wire [1:0] cs_raw;
-                    keep_reg #(.W(3)) u_ctl (.clk(clk), .rst(1'b0), .d({busy_nx, size_nx}), .q({cb, cs_raw}));
-                    wire [1:0] cs = clip_size(cs_raw);
-                    wire [7:0] xnb = (cs == 2'd0) ? (win[4][8*xb +: 8] ^ win[5][8*xb +: 8] ^ win[7][8*xb +: 8]) :
-                                     (cs == 2'd1) ? (win[2][8*xb +: 8] ^ win[3][8*xb +: 8] ^ win[7][8*xb +: 8]) :
-                                                    (win[0][8*xb +: 8] ^ win[1][8*xb +: 8] ^ win[7][8*xb +: 8]);
-                    always @(posedge clk) begin
-                        if (rst || zeroize || at_last) x_q[8*xb +: 8] <= 8'd0;
-                        else if (cb)                   x_q[8*xb +: 8] <= xnb;
-                        else                           x_q[8*xb +: 8] <= key_last[8*xb +: 8];
-                    end
-                end
-                /* verilator lint_off UNUSEDSIGNAL */
-                wire [31:0] unused_x_n = x_n;
-                /* verilator lint_on UNUSEDSIGNAL */
-            end else begin : g_xq
-                always @(posedge clk) begin
-                    if (rst || zeroize || at_last) x_q <= 32'd0;
-                    else if (busy)                 x_q <= x_n;
-                    else if (SUB_AHEAD == 2)       x_q <= key_last;
-                    else                           x_q <= 32'd0;
-                end
+            always @(posedge clk) begin
+                if (rst || zeroize || at_last) x_q <= 32'd0;
+                else if (busy)                 x_q <= x_n;
+                else if (SUB_AHEAD == 2)       x_q <= key_last;
+                else                           x_q <= 32'd0;
             end
             wire [31:0] rot = {sub_q[7:0], sub_q[31:8]};   // RotWord after SubWord (bytewise)
             assign t = (mode == 2'd1) ? (rot ^ {24'd0, rcon}) :
@@ -229,11 +192,9 @@ module aes_key_expand #(
             busy <= 1'b0;
             idx <= 6'd0; last_idx <= 6'd0; pos <= 3'd0; size <= 2'd0; rcon <= 8'h01;
             last_q <= 1'b0;
-            pre_q <= 1'b0;
             for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;
         end else if (!busy) begin
             last_q <= 1'b0;         // idx is 0 after a start, far from 4*Nr+3
-            pre_q  <= 1'b0;
             if (start) begin
                 busy <= 1'b1;
                 idx  <= 6'd0;
@@ -249,10 +210,7 @@ module aes_key_expand #(
             if (mode == 2'd1) rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
             for (j = 0; j < 7; j = j + 1) win[j] <= win[j + 1];
             win[7] <= nw;
-            // LOCAL_CTL: last_q from pre_q (pre_q: idx + 1 == last_idx a clock ahead;
-            // idx moves by one in every busy clock, so the two are the same decode)
-            last_q <= (LOCAL_CTL != 0) ? pre_q : (!at_last && (idx + 6'd1 == last_idx));
-            pre_q  <= !at_last && (idx + 6'd2 == last_idx);
+            last_q <= !at_last && (idx + 6'd1 == last_idx);
             if (at_last) begin
                 busy <= 1'b0;
                 for (j = 0; j < 8; j = j + 1) win[j] <= 32'd0;  // leave no key material behind

@@ -44,18 +44,6 @@
 //                s_axis_tuser in every clock (no enable, no clear): it holds what the
 //                bus presented one clock ago; stage 0 loads from it only for an offered
 //                block without err, and only an accepted one goes further.
-//   LOCAL_CTL  : 0 or 1 (default 1 when ROUND_REGS >= 5, else 0): 1 = the control paths
-//                that set the clock of the deep builds on ECP5 (docs/pipe.md, stop 60)
-//                are taken from registers placed by what they drive, with the same
-//                behaviour at every port and every clock: the slots in flight are ORed
-//                in two registered levels (a group register per 8 positions, then one
-//                register), so the accept is one LUT from inflight_m1; the expander's
-//                size, busy and last-word controls come from local copies
-//                (aes_key_expand LOCAL_CTL); each stage's key-write enable is cleared by
-//                its flip-flop's synchronous reset instead of a gate; the output
-//                buffer's RAM slices are 16 bits wide (twice the read-address copies);
-//                and, where key loads wait for the buffer's wipe (WAIT_WIPE, below), the
-//                wait comes from a copy of the wipe counter beside the key port
 // Ports (docs/cores.md)
 //   clk, rst        : clock; synchronous active-high reset (clears valid bits, credits,
 //                     slots; data registers read zero one clock later)
@@ -96,8 +84,7 @@ module aes_pipe #(
     parameter NR_MAX     = 14,
     parameter DIRECTION  = 2,
     parameter ROUND_REGS = 1,
-    parameter IN_REG     = 0,
-    parameter LOCAL_CTL  = (ROUND_REGS >= 5) ? 1 : 0
+    parameter IN_REG     = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -145,8 +132,6 @@ module aes_pipe #(
                      "aes_pipe: ROUND_REGS 5 .. 7 need SBOX_IMPL 1 (composite-field S-boxes; 5 also SBOX_IMPL 2)")
         `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, aes_pipe_IN_REG_not_0_1,
                      "aes_pipe: IN_REG must be 0 or 1")
-        `AESIP_CHECK(LOCAL_CTL == 0 || (LOCAL_CTL == 1 && NR_MAX * ROUND_REGS >= 8), aes_pipe_LOCAL_CTL_not_0_1,
-                     "aes_pipe: LOCAL_CTL must be 0 or 1")
         // the output buffer holds every block in flight, and the late credit return
         // (pipe_credits TAKEN_REG) costs no throughput: CAP - 2 >= PI + 1
         `AESIP_CHECK((1 << DAW) >= PI + 2, aes_pipe_DAW_internal,
@@ -330,53 +315,13 @@ module aes_pipe #(
     // register is one more position ahead of position 0 (after the edge: the block in it
     // now), so inflight_m1 then also holds the input register's slot.
     reg [NSLOT-1:0] inflight_m1_nx;
-    generate
-        if (LOCAL_CTL != 0) begin : g_infl2
-            // Two registered levels (positions shift by one per clock, so the slots of
-            // positions a .. b now are those of a-1 .. b-1 a clock ago): a group register
-            // per 8 positions, placed by them, holds the slots of its positions (1 ..
-            // PN-5) now; infl_q, the slots of positions 1 .. PN-4 now, is loaded from
-            // position 0 and the group registers. The OR over the pipeline then ends in
-            // registers a clock ahead, and the accept is one LUT from inflight_m1.
-            localparam NG = (PN - 5 + 7) / 8;   // groups over positions 1 .. PN-5
-            reg [NSLOT*NG-1:0] grp_q, grp_nx;
-            reg [NSLOT-1:0]    infl_q, infl_nx, pos0;
-            integer g, pg;
-            always @(*) begin
-                grp_nx = {NSLOT*NG{1'b0}};
-                for (g = 0; g < NG; g = g + 1)
-                    for (pg = 8 * g; pg < 8 * g + 8; pg = pg + 1)
-                        if (pg <= PN - 6 && pv[pg]) grp_nx[NSLOT*g + psb[SBW*pg+4 +: SLOT_W]] = 1'b1;
-                pos0 = {NSLOT{1'b0}};
-                if (pv[0]) pos0[psb[4 +: SLOT_W]] = 1'b1;
-                infl_nx = pos0;
-                for (g = 0; g < NG; g = g + 1)
-                    infl_nx = infl_nx | grp_q[NSLOT*g +: NSLOT];
-            end
-            always @(posedge clk) begin
-                if (rst) begin
-                    grp_q  <= {NSLOT*NG{1'b0}};
-                    infl_q <= {NSLOT{1'b0}};
-                end else begin
-                    grp_q  <= grp_nx;
-                    infl_q <= infl_nx;
-                end
-            end
-            always @(*) begin
-                inflight_m1_nx = pos0 | infl_q;
-                if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
-                if (i_v)    inflight_m1_nx[i_slot]  = 1'b1;
-            end
-        end else begin : g_infl1
-            always @(*) begin
-                inflight_m1_nx = {NSLOT{1'b0}};
-                if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
-                if (i_v)    inflight_m1_nx[i_slot]  = 1'b1;
-                for (p = 0; p <= PN - 4; p = p + 1)
-                    if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
-            end
-        end
-    endgenerate
+    always @(*) begin
+        inflight_m1_nx = {NSLOT{1'b0}};
+        if (in_acc) inflight_m1_nx[in_slot] = 1'b1;
+        if (i_v)    inflight_m1_nx[i_slot]  = 1'b1;
+        for (p = 0; p <= PN - 4; p = p + 1)
+            if (pv[p]) inflight_m1_nx[psb[SBW*p+4 +: SLOT_W]] = 1'b1;
+    end
     reg [NSLOT-1:0] inflight_m1;
     always @(posedge clk) begin
         if (rst) inflight_m1 <= {NSLOT{1'b0}};
@@ -462,7 +407,7 @@ module aes_pipe #(
             aes_pipe_stage #(
                 .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
                 .DIRECTION(DIRECTION), .ROUND_REGS(ROUND_REGS), .J(j),
-                .EARLY(EJ), .WE_SRST(LOCAL_CTL)
+                .EARLY(EJ)
             ) u_stage (
                 .clk(clk), .in_data((j == 0) ? a_data : st_d[128*(j-1) +: 128]),
                 .ctl_ok(c_ok), .ctl_dec(c_dec), .ctl_dec_nx(c_dec_nx), .ctl_byp(c_byp),
@@ -481,7 +426,7 @@ module aes_pipe #(
     wire           obuf_wiping;      // read by the formal property on kr_q only
     wire           obuf_wiping_nx;   // the wipe flag's next value (kr_q, WAIT_WIPE builds)
     /* verilator lint_on UNUSEDSIGNAL */
-    pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W), .SLICE_W((LOCAL_CTL != 0) ? 16 : 32)) u_obuf (
+    pipe_obuf #(.DW(128), .DAW(DAW), .TAG_W(TAG_W)) u_obuf (
         .clk(clk), .rst(rst), .kill(zeroize),
         .in_valid(pv[PN-1]), .in_err(last_sb[0]), .in_tag(last_sb[SBW-1 -: TAG_W]),
         .in_data(st_d[128*NR_MAX +: 128]),
@@ -538,25 +483,7 @@ module aes_pipe #(
     wire key_hs = key_valid && key_ready;
     wire ld_busy_n = fin[1] ? 1'b0 : (key_hs && kl_fits) ? 1'b1 : ld_busy_in;
     wire scrub_n   = scrub_busy && !(&scrub_addr);
-    wire wipe_hold_n;
-    generate
-        if (WAIT_WIPE != 0 && LOCAL_CTL != 0) begin : g_wipe_copy
-            // a copy of the output buffer's wipe counter and of its wiping_nx register
-            // (pipe_obuf: wnx_q), started by the same rst / zeroize, so that the hold
-            // comes from beside the key port and not from the far end of the pipeline
-            reg [DAW-1:0] cw_addr;
-            reg           cw_busy, cw_nx;
-            localparam [DAW-1:0] CW_LAST_M1 = {DAW{1'b1}} - 1'b1;
-            always @(posedge clk) begin
-                cw_nx   <= rst || zeroize || (cw_nx && (cw_addr != CW_LAST_M1));
-                cw_busy <= rst || zeroize || cw_nx;
-                cw_addr <= (rst || zeroize) ? {DAW{1'b0}} : cw_busy ? cw_addr + 1'b1 : cw_addr;
-            end
-            assign wipe_hold_n = cw_nx;
-        end else begin : g_wipe_obuf
-            assign wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
-        end
-    endgenerate
+    wire wipe_hold_n = (WAIT_WIPE != 0) && obuf_wiping_nx;
     integer ks;
     always @(posedge clk) begin
         if (rst || zeroize) kr_q <= {NSLOT{1'b0}};
@@ -644,8 +571,7 @@ module aes_pipe #(
     // also takes the key's last word a clock before start (kx_last0), so no select stands
     // before its S-boxes (that select was in the expander's 6.6 ns paths at 146.8 MHz).
     aes_key_expand #(.SBOX_IMPL((SBOX_IMPL == 2 || ROUND_REGS >= 4) ? 0 : SBOX_IMPL), .SUB_AHEAD(2),
-                     .KEY_SIZE_MAX(OFFC_MAX), .KEY_ALIGNED((OFFC_MAX == 0) ? 0 : 1),
-                     .LOCAL_CTL(LOCAL_CTL)) u_kexp (
+                     .KEY_SIZE_MAX(OFFC_MAX), .KEY_ALIGNED((OFFC_MAX == 0) ? 0 : 1)) u_kexp (
         .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
         .key_data(kx_key), .key_size(kx_size), .key_last(kx_last0), .busy(x_busy),
         .w_valid(x_valid), .w_last(x_last), .w_idx(x_idx), .w_data(x_data));
@@ -900,23 +826,6 @@ module aes_pipe #(
                 assert(wimc_q == {4{(DIRECTION != 0) && pb && use_imc}});
                 assert(kr_q[fs] == (!ld_busy_in && !scrub_busy && !f_infl[fs] &&
                                     !((WAIT_WIPE != 0) && obuf_wiping)));
-            end
-        end
-    endgenerate
-    // the copy of the output buffer's wipe counter (LOCAL_CTL builds that wait for the
-    // wipe) and the registered levels of the slots in flight equal what they copy
-    generate
-        if (WAIT_WIPE != 0 && LOCAL_CTL != 0) begin : g_fwipe
-            always @(*) if (f_rst_seen)
-                assert(g_wipe_copy.cw_nx == obuf_wiping_nx && g_wipe_copy.cw_busy == obuf_wiping);
-        end
-        if (LOCAL_CTL != 0) begin : g_finfl
-            reg [NSLOT-1:0] f_rest;
-            always @(*) begin
-                f_rest = {NSLOT{1'b0}};
-                for (fp = 1; fp <= PN - 4; fp = fp + 1)
-                    if (pv[fp]) f_rest[psb[SBW*fp+4 +: SLOT_W]] = 1'b1;
-                if (f_rst_seen) assert(g_infl2.infl_q == f_rest);
             end
         end
     endgenerate

@@ -71,9 +71,6 @@
 //                (see above; needs J = NR_MAX, ROUND_REGS >= 3 and SBOX_IMPL != 2, whose
 //                register 2 is the copy of the RAM outputs); default 0. aes_pipe decides
 //                it, since it also reads the round key one clock earlier for it.
-//   WE_SRST    : 0 (default) or 1: 1 = the key-write enable register clears by its
-//                flip-flop's synchronous reset (wclr) instead of a gate on its input
-//                (aes_pipe LOCAL_CTL); the same register
 // Ports (NREG = 1 for J = 0, else ROUND_REGS; entry k of a ctl_* vector describes the
 // block that enters the stage's register k at the next edge, k = 0 the first)
 //   clk              : clock (no reset: the stage holds no control state)
@@ -107,8 +104,7 @@ module aes_pipe_stage #(
     parameter DIRECTION  = 2,
     parameter ROUND_REGS = 1,
     parameter J          = 1,
-    parameter EARLY      = 0,
-    parameter WE_SRST    = 0
+    parameter EARLY      = 0
 ) (
     input  wire                                          clk,
     input  wire [127:0]                                  in_data,
@@ -171,34 +167,18 @@ module aes_pipe_stage #(
     // pair per stage: the broadcast is a two-level tree (aes_pipe's wr_* registers, then
     // these, each placed between the loader and its memory), and the write still lands
     // one clock after wdata. 128 + AW flip-flops per stage.
-    // WE_SRST: the enable is w_en_s, cleared by its flip-flop's synchronous reset
-    // (wclr), with no gate between the loader's broadcast and its data input (the same
-    // register; w_en is then unused and removed)
     reg          w_en;
-    wire         w_en_use;
     wire [AW-1:0] w_addr;
     wire [127:0]  w_data;
     always @(posedge clk) begin
         w_en   <= we && !wclr;
     end
-    generate
-        if (WE_SRST != 0) begin : g_we_srst
-            wire w_en_s;
-            keep_reg #(.W(1)) u_we (.clk(clk), .rst(wclr), .d(we), .q(w_en_s));
-            assign w_en_use = w_en_s;
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_w_en = w_en;
-            /* verilator lint_on UNUSEDSIGNAL */
-        end else begin : g_we_gate
-            assign w_en_use = w_en;
-        end
-    endgenerate
     keep_reg #(.W(AW))  u_wa (.clk(clk), .rst(1'b0), .d(waddr), .q(w_addr));
     keep_reg #(.W(128)) u_wd (.clk(clk), .rst(wclr), .d(wdata), .q(w_data));
 
     wire [127:0] rk_mem;
     aes_pipe_rkmem #(.AW(AW)) u_mem (
-        .clk(clk), .we(w_en_use), .waddr(w_addr), .wdata(w_data), .raddr(rk_addr), .rdata(rk_mem));
+        .clk(clk), .we(w_en), .waddr(w_addr), .wdata(w_data), .raddr(rk_addr), .rdata(rk_mem));
 
     genvar c;
     generate

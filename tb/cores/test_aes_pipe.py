@@ -688,9 +688,8 @@ CASES = [
      {"AESIP_NBLOCKS": "1500"}),
     # block-RAM S-boxes with 5 registers per round (a register between MixColumns and
     # AddRoundKey): the full-size core (the bram-r5 synthesis variant) with the generic
-    # tests, key sizes switching every block, key loads while streaming (the slots in
-    # flight come from LOCAL_CTL's registered levels at ROUND_REGS >= 5) and zeroize;
-    # AES-128 encryption on Icarus
+    # tests, key sizes switching every block, key loads while streaming (70 positions
+    # whose slots hold a load off) and zeroize; AES-128 encryption on Icarus
     ("verilator", {"SBOX_IMPL": 2, "ROUND_REGS": 5, "SLOT_W": 2}, True,
      SLOT_SWITCH + ["test_key_load_while_streaming", "test_bad_keys_and_zeroize",
                     "test_latency_and_throughput"],
