@@ -94,8 +94,12 @@ CORE_VARIANTS = {
 # iter128-r2 = aes_mode_engine on two aes_iter128 with two rounds per clock, both
 # encrypt-only (synthesis design ccm-iter128, variant enc-r2), and ccmp_top on it
 # (ccmp-iter128, variant r2; ccmp_top builds encrypt-only cores itself).
+# iter128-1c = aes_mode_engine on one two-stage aes_iter128 shared by both roles (CORES = 1,
+# ROUND_STAGES = 2), encrypt-only (synthesis design ccm-iter128, variant enc-1c); no CCMP
+# build (None: ccmp_top has no such parameters).
 ENGINE_VARIANTS = {
     "iter128-r2": ("iter128", {"ROUNDS_PER_CLK": 2, "DIRECTION_B": 0}, {"ROUNDS_PER_CLK": 2}),
+    "iter128-1c": ("iter128", {"CORES": 1, "ROUND_STAGES": 2, "DIRECTION_B": 0}, None),
 }
 CHAIN_BLOCKS = 16
 # Parameter variants of aes_mode_multi (16 lanes on two aes_pipe cores), benchmarked only
@@ -445,7 +449,7 @@ def bench_main(args) -> int:
                            "packet(s) differ from the reference",
                            lambda: run_ccm(ENGINE_VARIANTS[e][0], args.sim, sizes, args.ccm_packets, seed, variant=e))
             ccm_recs.extend(recs or [])
-        if ccmp_sizes:
+        if ccmp_sizes and ENGINE_VARIANTS[e][2] is not None:
             recs = measure(f"ccmp-{e}", f"ccmp_top, 802.11 CCMP front end, with {ENGINE_VARIANTS[e][2]}",
                            "MPDU(s) differ from the reference",
                            lambda: ccmp_bench.run(ENGINE_VARIANTS[e][0], args.sim, ccmp_sizes, args.ccm_packets,

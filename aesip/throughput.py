@@ -45,6 +45,8 @@ ROWS = [
     ("ccm-iter128", "enc", ("ccm-iter128", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     # two rounds per clock in both cores (aesip bench --engine iter128-r2)
     ("ccm-iter128", "enc-r2", ("ccm-iter128-r2", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
+    # one shared two-stage core (aesip bench --engine iter128-1c)
+    ("ccm-iter128", "enc-1c", ("ccm-iter128-1c", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-pipe", "default", ("ccm-pipe", "ccm-encrypt", 128, 1500, 1), "one 1500-byte CCM packet"),
     ("ccm-multi-pipe", "lanes16", ("ccm-multi-pipe", "ccm-encrypt", 128, 1500, 128),
      "128 back-to-back 1500-byte CCM packets"),

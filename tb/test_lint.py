@@ -176,6 +176,9 @@ MODE_CASES = [
     # two rounds per clock, both cores encrypt-only (synth ccm-iter128 enc-r2)
     pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"),
                  {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}, id="engine-enc-r2"),
+    # one shared two-stage core, encrypt-only (synth ccm-iter128 enc-1c)
+    pytest.param(rtl.MODE_ENGINE_TOP, rtl.mode_engine_sources("iter128"),
+                 {"CORE": "iter128", "DIRECTION_B": 0, "CORES": 1, "ROUND_STAGES": 2}, id="engine-enc-1c"),
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
                  id="multi-lanes3"),
     # the encrypt-only AES-128 pipelines with 2 registers per round (synth lanes16-aes128-r2)

@@ -23,11 +23,33 @@ def sel_engine(sel):
     return (sel.g_single if hasattr(sel, "g_single") else sel.g_multi).u_eng
 
 
+def engine_cores(eng) -> list:
+    """The aes_core instances of a mode engine handle: aes_mode_engine builds cores A and B
+    (g_two.u_a, g_two.u_b) or, with CORES = 1, one core shared by both roles
+    (g_one.u_ab.u_core, inside aes_core_share); aes_mode_multi has u_a and u_b."""
+    if hasattr(eng, "g_one"):
+        return [eng.g_one.u_ab.u_core]
+    if hasattr(eng, "g_two"):
+        return [eng.g_two.u_a, eng.g_two.u_b]
+    return [eng.u_a, eng.u_b]
+
+
+def engine_core(eng) -> str:
+    """The block core an engine was built on (its CORE parameter), from the generate block
+    aes_core built (g_iter128, g_iter32 or g_pipe): both simulators show the hierarchy
+    alike, while a string parameter reads differently on Icarus and Verilator."""
+    return next(c for c in rtl.CORE_NAMES if hasattr(engine_cores(eng)[0], f"g_{c}"))
+
+
 def ccm_step_clocks(top) -> int:
-    """Clocks per AES-128 CCM step (core latency + 1, docs/mode_engine.md "Timing") of the
-    mode engine that a protocol top builds in its aes_mode_sel `u_eng`: aes_iter128
-    10 / ROUNDS_PER_CLK + 1, aes_iter32 45, aes_pipe 15."""
-    core = next(c for c in rtl.CORE_NAMES if hasattr(sel_engine(top.u_eng).u_a, f"g_{c}"))
+    """Clocks per AES-128 CCM step (docs/mode_engine.md "Timing") of the mode engine that
+    a protocol top builds in its aes_mode_sel `u_eng`: the core latency + 1, i.e.
+    aes_iter128 10 / ROUNDS_PER_CLK + 1, aes_iter32 45, aes_pipe 15; with one shared
+    two-stage aes_iter128 (CORES = 1, ROUND_STAGES = 2) 2 Nr + 3 = 23."""
+    eng = sel_engine(top.u_eng)
+    core = engine_core(eng)
+    if hasattr(eng, "g_one"):
+        return 23
     return {"iter128": 10 // int(top.ROUNDS_PER_CLK.value) + 1, "iter32": 45, "pipe": 15}[core]
 
 

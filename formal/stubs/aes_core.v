@@ -24,7 +24,8 @@ module aes_core #(
     parameter        NR_MAX     = 14,
     parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
-    parameter        ROUNDS_PER_CLK = 1
+    parameter        ROUNDS_PER_CLK = 1,
+    parameter        ROUND_STAGES = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,

@@ -22,6 +22,8 @@
 //                5 .. 7 need SBOX_IMPL 1, or 5 with 2); must be 1 for the other cores
 //   ROUNDS_PER_CLK : "iter128" only: 1 (default) or 2 rounds per clock (docs/iter128.md);
 //                must be 1 for the other cores
+//   ROUND_STAGES : "iter128" only: 1 (default) or 2 (one round in two clocks, two blocks
+//                in flight; docs/iter128.md); must be 1 for the other cores
 // Ports: exactly the common block-core interface (docs/cores.md)
 //   clk, rst, zeroize                                 : clock, synchronous reset, zeroize
 //   key_valid/key_ready/key_slot/key_bytes/key_data   : key-load handshake
@@ -40,7 +42,8 @@ module aes_core #(
     parameter        NR_MAX     = 14,
     parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
-    parameter        ROUNDS_PER_CLK = 1
+    parameter        ROUNDS_PER_CLK = 1,
+    parameter        ROUND_STAGES = 1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -80,6 +83,8 @@ module aes_core #(
                      "aes_core: ROUND_REGS must be 1 unless CORE is pipe")
         `AESIP_CHECK(IS_ITER128 || ROUNDS_PER_CLK == 1, aes_core_ROUNDS_PER_CLK_without_iter128,
                      "aes_core: ROUNDS_PER_CLK must be 1 unless CORE is iter128")
+        `AESIP_CHECK(IS_ITER128 || ROUND_STAGES == 1, aes_core_ROUND_STAGES_without_iter128,
+                     "aes_core: ROUND_STAGES must be 1 unless CORE is iter128")
 
         if (IS_PIPE) begin : g_pipe
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W), .NR_MAX(NR_MAX),
@@ -102,7 +107,8 @@ module aes_core #(
                 .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser));
         end else begin : g_iter128
             aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W),
-                          .DIRECTION(DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_core (
+                          .DIRECTION(DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
+                          .ROUND_STAGES(ROUND_STAGES)) u_core (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
                 .key_bytes(key_bytes), .key_data(key_data),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // aes_mode_engine: AXI4-Stream engine for AES-CCM (SP 800-38C) and the plain modes
 // ECB, CBC, CTR and CBC-MAC, on two AES cores (a chaining core "A" for CBC-MAC/CBC
-// encryption and a parallel core "B" for the counter stream / ECB / CBC decryption).
+// encryption and a parallel core "B" for the counter stream / ECB / CBC decryption), or
+// (CORES = 1) on one core that plays both roles.
 //
 // In CCM, the CBC-MAC block of step i runs on core A in the same step as the counter
 // block for step i+1 on core B, and step i+1 is issued in the cycle step i's results are
@@ -33,6 +34,15 @@
 //   ROUNDS_PER_CLK : CORE "iter128" only: 1 (default) or 2 rounds per clock in both cores
 //               (aes_iter128 ROUNDS_PER_CLK): a CCM step then takes Nr / 2 + 1 clocks
 //               (6 for AES-128) instead of Nr + 1, at a slower clock (docs/mode_engine.md)
+//   ROUND_STAGES : CORE "iter128" only: 1 (default) or 2: aes_iter128 ROUND_STAGES (one
+//               round in two clocks, two blocks in flight); made for CORES = 1
+//   CORES     : 2 (default) = two cores, A and B, each with its own key expansion and
+//               round-key store; 1 = one core shared by both roles (aes_core_share): the
+//               CBC-MAC block and the counter block of a CCM step go into it one clock
+//               apart and are computed together when the core has two blocks in flight
+//               (CORE "iter128" with ROUND_STAGES = 2), with one key expansion and one
+//               round-key store. Built with DIRECTION_B's directions. A CCM step then
+//               takes 2 Nr + 3 clocks (23 for AES-128; docs/mode_engine.md)
 // Ports
 //   clk, rst                          : clock, sync active-high reset
 //   zeroize                           : one-cycle pulse: clears every key slot in both cores,
@@ -61,7 +71,9 @@ module aes_mode_engine #(
     parameter BUF_AW    = 8,
     parameter NR_MAX    = 14,
     parameter DIRECTION_B = 2,
-    parameter ROUNDS_PER_CLK = 1
+    parameter ROUNDS_PER_CLK = 1,
+    parameter ROUND_STAGES = 1,
+    parameter CORES = 2
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -113,6 +125,11 @@ module aes_mode_engine #(
         `AESIP_CHECK(ROUNDS_PER_CLK == 1 || (ROUNDS_PER_CLK == 2 && CORE == "iter128"),
                      aes_mode_engine_ROUNDS_PER_CLK_bad,
                      "aes_mode_engine: ROUNDS_PER_CLK must be 1, or 2 with CORE iter128")
+        `AESIP_CHECK(ROUND_STAGES == 1 || (ROUND_STAGES == 2 && CORE == "iter128" && ROUNDS_PER_CLK == 1),
+                     aes_mode_engine_ROUND_STAGES_bad,
+                     "aes_mode_engine: ROUND_STAGES must be 1, or 2 with CORE iter128 and ROUNDS_PER_CLK 1")
+        `AESIP_CHECK(CORES == 1 || CORES == 2, aes_mode_engine_CORES_not_1_or_2,
+                     "aes_mode_engine: CORES must be 1 or 2")
     endgenerate
 
     // ---------------------------------------------------------------- the packet context
@@ -154,7 +171,7 @@ module aes_mode_engine #(
     assign m_axis_sts_tvalid = sts_valid;
     assign m_axis_sts_tdata  = sts_data;
 
-    // ---------------------------------------------------------------- the two AES cores
+    // ---------------------------------------------------------------- the AES cores
     wire a_key_ready, b_key_ready;
     // a slot never changes under a packet: the load waits until the packet has finished
     assign key_ready = a_key_ready && b_key_ready && !(l_active && l_slot == key_slot);
@@ -164,24 +181,43 @@ module aes_mode_engine #(
         .clk(clk), .rst(rst), .zeroize(zeroize), .load(key_go), .load_slot(key_slot),
         .load_bytes(key_bytes), .usable(key_usable));
 
-    // Core A only ever encrypts (CBC-MAC, CBC encryption: the lane drives a_s_dec = 0),
-    // so it is built encrypt-only where the core allows it (aes_iter32 shares one
-    // datapath for both directions and is always built with both).
-    localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
-               .DIRECTION(A_DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_a (
-        .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-        .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
-        .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
-    // Core B decrypts for ECB/CBC decryption only; DIRECTION_B = 0 builds it encrypt-only
-    // and the lane then refuses those ops (DEC_OPS = 0), so it never asks core B to decrypt.
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
-               .DIRECTION(DIRECTION_B), .ROUNDS_PER_CLK(ROUNDS_PER_CLK)) u_b (
-        .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
-        .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
-        .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+    generate if (CORES == 1) begin : g_one
+        // one core for both roles; A's blocks always encrypt (the lane drives a_s_dec = 0)
+        assign b_key_ready = 1'b1;
+        assign a_m_user[1] = 1'b0;
+        assign b_m_user[1] = 1'b0;
+        aes_core_share #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX),
+                         .DIRECTION(DIRECTION_B), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
+                         .ROUND_STAGES(ROUND_STAGES)) u_ab (
+            .clk(clk), .rst(rst), .zeroize(zeroize),
+            .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
+            .key_data(key_data),
+            .a_s_valid(a_s_valid), .a_s_ready(a_s_ready), .a_s_data(a_in), .a_s_slot(a_slot), .a_s_dec(a_dec),
+            .a_m_valid(a_m_valid), .a_m_ready(a_m_ready), .a_m_data(a_m_data), .a_m_err(a_m_user[0]),
+            .b_s_valid(b_s_valid), .b_s_ready(b_s_ready), .b_s_data(b_in), .b_s_slot(b_slot), .b_s_dec(b_dec),
+            .b_m_valid(b_m_valid), .b_m_ready(b_m_ready), .b_m_data(b_m_data), .b_m_err(b_m_user[0]));
+    end else begin : g_two
+        // Core A only ever encrypts (CBC-MAC, CBC encryption: the lane drives a_s_dec = 0),
+        // so it is built encrypt-only where the core allows it (aes_iter32 shares one
+        // datapath for both directions and is always built with both).
+        localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
+        aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
+                   .DIRECTION(A_DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
+                   .ROUND_STAGES(ROUND_STAGES)) u_a (
+            .clk(clk), .rst(rst), .zeroize(zeroize),
+            .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+            .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
+            .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+        // Core B decrypts for ECB/CBC decryption only; DIRECTION_B = 0 builds it encrypt-only
+        // and the lane then refuses those ops (DEC_OPS = 0), so it never asks core B to decrypt.
+        aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
+                   .DIRECTION(DIRECTION_B), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
+                   .ROUND_STAGES(ROUND_STAGES)) u_b (
+            .clk(clk), .rst(rst), .zeroize(zeroize),
+            .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
+            .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
+            .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+    end endgenerate
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_engine.sby (docs/formal.md) against abstract cores

@@ -32,7 +32,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from aesip import iface, ref, rtl, sim, vectors
 from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_OP, ERR_ZEROIZED, OP_W, OPS
 from aesip.tb.coredrv import dut_params, load_key, obuf_ram_nonzero
-from aesip.tb.engdrv import EngineDriver, Packet, Result, expect, random_packet
+from aesip.tb.engdrv import EngineDriver, Packet, Result, engine_core, engine_cores, expect, random_packet
 from aesip.tb.engsoak import Checker, Events, monitor, pulse_zeroize, soak
 from aesip.tb.seed import run_seed, test_rng
 
@@ -65,10 +65,8 @@ class Build:
 
 
 def core_of(dut) -> str:
-    """The block core the build selected (its CORE parameter), from the generate block
-    aes_core built (g_iter128, g_iter32 or g_pipe): both simulators show the hierarchy
-    alike, while a string parameter reads differently on Icarus and Verilator."""
-    return next(c for c in rtl.CORE_NAMES if hasattr(dut.u_a, f"g_{c}"))
+    """The block core the build selected (its CORE parameter): engdrv.engine_core."""
+    return engine_core(dut)
 
 
 def build_of(dut) -> Build:
@@ -692,15 +690,25 @@ def regs_nonzero(dut, b: Build) -> list[str]:
     regs = {"iter128": ["st", "out_data"],
             "iter32": ["in_block", "row0", "row1", "row2", "row3", "window", "computed_word", "out_data"],
             "pipe": []}[b.core]
-    for u in ("u_a", "u_b"):
-        c = getattr(getattr(dut, u), f"g_{b.core}").u_core
-        if b.core == "iter128":
-            c = c.g_rs1            # aes_iter128 ROUND_STAGES = 1 (the engines' build)
+    for ac in engine_cores(dut):
+        c = getattr(ac, f"g_{b.core}").u_core
+        if b.core == "iter128" and hasattr(c, "g_rs2"):
+            # aes_iter128 ROUND_STAGES = 2 (CORES = 1): S, M, their round key, both output
+            # entries
+            c, regs = c.g_rs2, ["st_s", "st_m", "rk_m", "o0_d", "o1_d"]
+        elif b.core == "iter128":
+            c = c.g_rs1            # aes_iter128 ROUND_STAGES = 1
         for nm in regs:
             if int(getattr(c, nm).value) != 0:
                 bad.append(f"{c._path}.{nm}")
         if b.core == "pipe":
             bad += pipe_regs_nonzero(c, b.nr_max)
+    if hasattr(dut, "g_one"):
+        sh = dut.g_one.u_ab        # aes_core_share's result FIFOs: zero once taken
+        for nm in ("a_mem", "b_mem"):
+            for i in range(int(sh.DEPTH.value)):
+                if int(getattr(sh, nm)[i].value) != 0:
+                    bad.append(f"{sh._path}.{nm}[{i}]")
     return bad
 
 
@@ -765,9 +773,8 @@ async def test_no_state_left(dut):
                 bad.append(f"g_lane[{i}].u_in.mem[{k}]")
                 break
     if b.core == "pipe":
-        for u in ("u_a", "u_b"):
-            c = getattr(dut, u).g_pipe.u_core
-            bad += obuf_ram_nonzero(c.u_obuf)
+        for ac in engine_cores(dut):
+            bad += obuf_ram_nonzero(ac.g_pipe.u_core.u_obuf)
     assert not bad, f"after zeroize: not cleared: {bad}"
     # and the engine works again after a reload
     key = rng.randbytes(16)
@@ -826,7 +833,8 @@ def case(group: str, simulator: str, parameters: dict, tests: list[str], env: di
 # Verilator, which makes the model smaller and quicker to build. A handle that is not
 # public fails loudly (AttributeError), never silently.
 MODE_PUBLIC = ("aes_mode_engine", "aes_mode_multi", "aes_mode_lane", "axis_commit_fifo", "aes_core", "pipe_obuf",
-               *(f"aes_iter128:{v}" for v in ("st", "out_data")),
+               "aes_core_share",
+               *(f"aes_iter128:{v}" for v in ("st", "out_data", "st_s", "st_m", "rk_m", "o0_d", "o1_d")),
                *(f"aes_iter32:{v}" for v in ("in_block", "row0", "row1", "row2", "row3", "window",
                                              "computed_word", "out_data")),
                "aes_pipe_stage:rk_q", "aes_pipe_stage:ark_data")
@@ -876,6 +884,15 @@ CASES = [
     case("enc-only", "icarus", {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}, ENC_ONLY,
          {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
     case("security", "verilator", {"CORE": "iter128", "ROUNDS_PER_CLK": 2}, SECURITY, soak_packets(150, 20_000)),
+    # one two-stage aes_iter128 shared by both roles (CORES = 1, ROUND_STAGES = 2): the
+    # functional tests with both directions, the encrypt-only build on Icarus, and the
+    # security tests
+    case("functional", "verilator", {"CORE": "iter128", "CORES": 1, "ROUND_STAGES": 2}, FUNCTIONAL,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "150"}),
+    case("enc-only", "icarus", {"CORE": "iter128", "CORES": 1, "ROUND_STAGES": 2, "DIRECTION_B": 0}, ENC_ONLY,
+         {"AESIP_CAVP": "some", "AESIP_NRAND": "30"}),
+    case("security", "verilator", {"CORE": "iter128", "CORES": 1, "ROUND_STAGES": 2}, SECURITY,
+         soak_packets(150, 20_000)),
     case("security", "verilator", {"CORE": "iter128", "NR_MAX": 14}, SECURITY, soak_packets(300, 100_000)),
     case("security", "verilator", {"CORE": "pipe", "NR_MAX": 10}, SECURITY, soak_packets(300, 20_000)),
     case("security", "verilator", {"CORE": "iter32", "NR_MAX": 14}, SECURITY, soak_packets(60, 1_000)),

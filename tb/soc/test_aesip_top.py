@@ -66,7 +66,7 @@ from aesip import ref, rtl, sim
 from aesip.iface import ERR_AUTH, ERR_FRAMING, ERR_KEY, ERR_ZEROIZED, OPS
 from aesip.tb.coredrv import random_pause, set_pause
 from aesip.tb.csrbus import AxiLiteCsrBus
-from aesip.tb.engdrv import EngineDriver, Packet, expect, sel_engine
+from aesip.tb.engdrv import EngineDriver, Packet, engine_core, expect, sel_engine
 from aesip.tb.seed import run_seed, test_rng
 
 CORE_IDS = {v: k for k, v in csrmod.CORE_IDS.items()}
@@ -115,7 +115,7 @@ def lanes(dut) -> int:
 
 
 def build_core(dut) -> str:
-    return next(c for c in rtl.CORE_NAMES if hasattr(engine(dut).u_a, f"g_{c}"))
+    return engine_core(engine(dut))
 
 
 def nr_max(dut) -> int:

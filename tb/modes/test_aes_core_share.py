@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: Apache-2.0
+"""aes_core_share (rtl/modes/aes_core_share.v): one block core behind the two core-role
+ports A and B of the mode engines (aes_mode_engine CORES = 1). Built through
+tb/modes/tb_aes_core_share.v, which gives the role ports AXI4-Stream names for
+cocotbext-axi.
+
+Tests
+  test_random     random blocks on both sides at once (keys of every size the build takes
+                  in both slots; decryption on the sides at random where the core has it),
+                  random input gaps and random output backpressure on each side; every
+                  result checked in order, per side, against `cryptography` (AES-ECB)
+  test_one_side_stalled  side A's results are not taken at all while side B streams:
+                  B's results all arrive (A holds at most DEPTH outstanding, so the core
+                  never stalls on A); then A is released and its results are right
+  test_key_errors a block on an empty slot comes out on its own side with err = 1 and
+                  zero data, between good blocks on both sides
+  test_zeroize    results held in both sides' FIFOs (outputs stalled) and blocks in the
+                  core when zeroize pulses: every one of them comes out with err = 1 and
+                  zero data, no FIFO entry holds anything after they are taken, and blocks
+                  after a key reload are right
+Expected values come only from aesip.ref (`cryptography`).
+Environment: AESIP_NRAND blocks per side in test_random (default 400).
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import cocotb
+import pytest
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
+from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+
+from aesip import ref, rtl, sim
+from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
+from aesip.tb.seed import run_seed, test_rng
+
+SIDES = ("a", "b")
+
+
+class IdleZeroSource(AxiStreamSource):
+    """cocotbext-axi's stream source, idle data and sideband driven 0 instead of X at
+    start: the core's s_axis_tready may depend on the offered slot (tuser) even while
+    tvalid is low (aes_iter128's slot rules), and the source samples tready every clock,
+    so an X there stops it on Icarus."""
+    _init_x = False
+
+
+class Share:
+    """Both sides' stream models and the expected results, per side in order."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.slot_w = int(dut.SLOT_W.value)
+        self.depth = int(dut.DEPTH.value)
+        self.nr_max = int(dut.NR_MAX.value)
+        self.direction = int(dut.DIRECTION.value)
+        self.src = {s: IdleZeroSource(AxiStreamBus.from_prefix(dut, f"s_{s}_axis"), dut.clk, dut.rst)
+                    for s in SIDES}
+        self.snk = {s: AxiStreamSink(AxiStreamBus.from_prefix(dut, f"m_{s}_axis"), dut.clk, dut.rst)
+                    for s in SIDES}
+        self.expected = {s: [] for s in SIDES}
+
+    def key_sizes(self) -> list[int]:
+        return [n for n, nr in ((16, 10), (24, 12), (32, 14)) if nr <= self.nr_max]
+
+    def can_decrypt(self, side: str) -> bool:
+        # side A is the chaining role: the engines never ask it to decrypt
+        return side == "b" and self.direction == 2
+
+    async def send(self, side: str, slot: int, dec: bool, block: bytes, key: bytes | None) -> None:
+        """Offer one block; remember its expected result (None: an error result)."""
+        exp = None if key is None else ref.ecb(key, block, dec)
+        self.expected[side].append(exp)
+        await self.src[side].send(AxiStreamFrame(block, tuser=(slot << 1) | int(dec)))
+
+    async def check(self, side: str, n: int, timeout_ns: int = 2_000_000) -> None:
+        """Take the next `n` results of `side` and compare them with the expectations."""
+        for _ in range(n):
+            frame = await with_timeout(self.snk[side].recv(), timeout_ns, "ns")
+            exp = self.expected[side].pop(0)
+            data = bytes(frame.tdata)
+            err = int(frame.tuser) if not isinstance(frame.tuser, list) else int(frame.tuser[0])
+            if exp is None:
+                assert err == 1 and data == bytes(16), f"side {side}: error result expected, got err={err} {data.hex()}"
+            else:
+                assert err == 0, f"side {side}: unexpected err on a good block"
+                assert data == exp, f"side {side}: {data.hex()} != {exp.hex()}"
+
+    def fifo_nonzero(self) -> list[str]:
+        u = self.dut.u_share
+        return [f"{nm}[{i}]" for nm in ("a_mem", "b_mem") for i in range(self.depth)
+                if int(getattr(u, nm)[i].value) != 0]
+
+
+async def start(dut) -> None:
+    """Inputs idle (Icarus leaves undriven inputs X), clock, reset, and the key store's
+    wipe after reset (key_ready high again)."""
+    for side in SIDES:
+        getattr(dut, f"s_{side}_axis_tvalid").value = 0
+        getattr(dut, f"s_{side}_axis_tuser").value = 0
+        getattr(dut, f"s_{side}_axis_tdata").value = 0
+        getattr(dut, f"m_{side}_axis_tready").value = 0
+    await clock_and_reset(dut, 10)
+    await wait_key_ready(dut)
+
+
+async def wait_key_ready(dut) -> None:
+    """Wait for key_ready (after reset and after zeroize the key store is wiped first)."""
+    for _ in range(1000):
+        if dut.key_ready.value.is_resolvable and int(dut.key_ready.value) == 1:
+            break
+        await RisingEdge(dut.clk)
+    else:
+        raise AssertionError("key_ready never rose")
+    await RisingEdge(dut.clk)
+
+
+async def setup(dut, keys: dict[int, bytes]) -> Share:
+    await start(dut)
+    sh = Share(dut)
+    for slot, key in keys.items():
+        await load_key(dut, slot, key)
+    return sh
+
+
+@cocotb.test()
+async def test_random(dut):
+    rng = test_rng("test_random")
+    n = int(os.environ.get("AESIP_NRAND", "400"))
+    await start(dut)
+    sh = Share(dut)
+    keys = {}
+    for slot in range(min(2, 1 << sh.slot_w)):
+        keys[slot] = rng.randbytes(rng.choice(sh.key_sizes()))
+        await load_key(dut, slot, keys[slot])
+    for s in SIDES:
+        set_pause(sh.src[s], random_pause(rng, rng.choice((0.0, 0.3, 0.7))))
+        set_pause(sh.snk[s], random_pause(rng, rng.choice((0.0, 0.3, 0.7))))
+
+    async def feed(side: str) -> None:
+        for _ in range(n):
+            slot = rng.choice(list(keys))
+            dec = sh.can_decrypt(side) and rng.random() < 0.5
+            await sh.send(side, slot, dec, rng.randbytes(16), keys[slot])
+
+    feeders = [cocotb.start_soon(feed(s)) for s in SIDES]
+    checkers = [cocotb.start_soon(sh.check(s, n)) for s in SIDES]
+    for t in feeders + checkers:
+        await t
+    await ClockCycles(dut.clk, 5)
+    assert not sh.fifo_nonzero(), f"FIFO entries not cleared after their results were taken: {sh.fifo_nonzero()}"
+
+
+@cocotb.test()
+async def test_one_side_stalled(dut):
+    rng = test_rng("test_one_side_stalled")
+    key = rng.randbytes(16)
+    sh = await setup(dut, {0: key})
+    sh.snk["a"].pause = True
+    n_a = sh.depth + 3            # more than side A may have outstanding
+    for _ in range(n_a):
+        await sh.send("a", 0, False, rng.randbytes(16), key)
+    for _ in range(40):
+        await sh.send("b", 0, sh.can_decrypt("b") and rng.random() < 0.5, rng.randbytes(16), key)
+    await sh.check("b", 40)       # all of B while A's results wait
+    assert sh.snk["a"].empty(), "side A delivered a result while its output was stalled"
+    sh.snk["a"].pause = False
+    await sh.check("a", n_a)
+
+
+@cocotb.test()
+async def test_key_errors(dut):
+    rng = test_rng("test_key_errors")
+    nr_max = int(dut.NR_MAX.value)
+    key = rng.randbytes(rng.choice([n for n, nr in ((16, 10), (24, 12), (32, 14)) if nr <= nr_max]))
+    sh = await setup(dut, {0: key})
+    assert sh.slot_w >= 1
+    for _ in range(30):
+        for s in SIDES:
+            if rng.random() < 0.4:
+                await sh.send(s, 1, sh.can_decrypt(s) and rng.random() < 0.5, rng.randbytes(16), None)
+            else:
+                await sh.send(s, 0, sh.can_decrypt(s) and rng.random() < 0.5, rng.randbytes(16), key)
+    await sh.check("a", len(sh.expected["a"]))
+    await sh.check("b", len(sh.expected["b"]))
+
+
+@cocotb.test()
+async def test_zeroize(dut):
+    rng = test_rng("test_zeroize")
+    sh = await setup(dut, {})
+    # zeroize k clocks after the last block went in, for every k from 0 to past the
+    # core's latency: blocks still in the core, results in the core's output and results
+    # held in the FIFOs all come out as errors with zero data
+    for k in range(40):
+        key = rng.randbytes(16)
+        await load_key(dut, 0, key)
+        for s in SIDES:
+            sh.snk[s].pause = True
+        for _ in range(sh.depth):
+            for s in SIDES:
+                await sh.send(s, 0, False, rng.randbytes(16), key)
+        while not all(sh.src[s].empty() and not sh.src[s].active for s in SIDES):
+            await RisingEdge(dut.clk)
+        await ClockCycles(dut.clk, k)
+        dut.zeroize.value = 1
+        await RisingEdge(dut.clk)
+        dut.zeroize.value = 0
+        await ClockCycles(dut.clk, 60)
+        for s in SIDES:
+            sh.expected[s] = [None] * len(sh.expected[s])   # all of them: err, zero data
+            sh.snk[s].pause = False
+        try:
+            await sh.check("a", sh.depth)
+            await sh.check("b", sh.depth)
+        except AssertionError as e:
+            raise AssertionError(f"zeroize {k} clocks after the last block: {e}") from None
+        await ClockCycles(dut.clk, 5)
+        assert not sh.fifo_nonzero(), f"FIFO entries not cleared: {sh.fifo_nonzero()}"
+        await wait_key_ready(dut)
+    # the key is gone: a block on slot 0 fails; after a reload it is right again
+    await sh.send("a", 0, False, rng.randbytes(16), None)
+    await sh.check("a", 1)
+    key = rng.randbytes(16)
+    await load_key(dut, 0, key)
+    for s in SIDES:
+        await sh.send(s, 0, False, rng.randbytes(16), key)
+        await sh.check(s, 1)
+
+
+# --------------------------------------------------------------------------- pytest entry
+TESTS = ["test_random", "test_one_side_stalled", "test_key_errors", "test_zeroize"]
+CASES = [
+    # the mode engine's CORES = 1 build: two-stage aes_iter128, both directions, DEPTH 2
+    ("verilator", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 2}),
+    ("verilator", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 1}),
+    # one block per clock and a long latency: the FIFOs and credits with many in flight
+    ("verilator", {"CORE": "pipe", "ROUND_STAGES": 1, "NR_MAX": 10, "DEPTH": 8}),
+    ("icarus", {"CORE": "iter128", "ROUND_STAGES": 2, "DIRECTION": 0, "DEPTH": 3}),
+]
+
+
+@pytest.mark.parametrize("simulator,parameters", CASES, ids=[sim.case_id(s, p) for s, p in CASES])
+def test_aes_core_share(simulator, parameters):
+    sim.require(simulator)
+    core = parameters["CORE"]
+    sim.run_and_check(
+        toplevel="tb_aes_core_share",
+        sources=rtl.sources(rtl.CORES[core][1] + ["cores/aes_core.v", "modes/aes_core_share.v"])
+        + [rtl.ROOT / "tb" / "modes" / "tb_aes_core_share.v"],
+        test_module=__name__,
+        testcase=TESTS,
+        sim=simulator,
+        parameters=parameters,
+        extra_env={"AESIP_NRAND": "150" if simulator == "icarus" else "400"},
+        seed=run_seed(),
+        quiet=True,
+        internals=("aes_core_share",),
+    )
