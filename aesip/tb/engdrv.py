@@ -45,11 +45,12 @@ def ccm_step_clocks(top) -> int:
     """Clocks per AES-128 CCM step (docs/mode_engine.md "Timing") of the mode engine that
     a protocol top builds in its aes_mode_sel `u_eng`: the core latency + 1, i.e.
     aes_iter128 10 / ROUNDS_PER_CLK + 1, aes_iter32 45, aes_pipe 15; with one shared
-    two-stage aes_iter128 (CORES = 1, ROUND_STAGES = 2) 2 Nr + 3 = 23."""
+    two-stage aes_iter128 (CORES = 1, ROUND_STAGES = 2, aes_core_share with its input
+    registers) 2 Nr + 4 = 24."""
     eng = sel_engine(top.u_eng)
     core = engine_core(eng)
     if hasattr(eng, "g_one"):
-        return 23
+        return 24
     return {"iter128": 10 // int(top.ROUNDS_PER_CLK.value) + 1, "iter32": 45, "pipe": 15}[core]
 
 

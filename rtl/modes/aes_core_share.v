@@ -5,12 +5,13 @@
 // core with two blocks in flight (aes_iter128 ROUND_STAGES = 2) computes both at once; the
 // key expansion and the round-key store then exist once instead of twice.
 //
-// Blocks from A and B are merged into the core round-robin (when both offer a block in
-// the same cycle, the side not taken last goes first); each block carries its side in the
-// core's tag, and every result goes into that side's result FIFO. A side's block is taken
-// only while that side has fewer than DEPTH blocks in the core or in its FIFO (a credit
-// per FIFO entry), so the core's output is never stalled, and a side whose results are not
-// taken never blocks the other side.
+// Blocks from A and B are merged into the core round-robin (when both sides have a block
+// for the core in the same cycle, the side not taken last goes first); each block carries
+// its side in the core's tag, and every result goes into that side's result FIFO. A
+// side's block is taken only while that side has fewer than DEPTH blocks outstanding
+// (taken, result not yet taken: in its input register, in the core or in its FIFO; a
+// credit per FIFO entry), so the core's output is never stalled, and a side whose results
+// are not taken never blocks the other side.
 //
 // Parameters
 //   CORE, SBOX_IMPL, SLOT_W, NR_MAX, DIRECTION, ROUND_REGS, ROUNDS_PER_CLK, ROUND_STAGES :
@@ -18,17 +19,21 @@
 //               every direction either side asks for (a block asking for a missing one
 //               comes out with err = 1, as from the core itself)
 //   DEPTH     : result FIFO entries per side, 1 .. 8 (default 2): the most blocks a side
-//               can have outstanding (in the core or waiting in its FIFO). aes_mode_lane
-//               has at most one per side outstanding; with 2, a side's next block is
-//               taken in the cycle its previous result is taken, without a combinational
-//               path from a_m_ready / b_m_ready to a_s_ready / b_s_ready.
+//               can have outstanding. aes_mode_lane has at most one per side outstanding;
+//               with 2, a side's next block is taken in the cycle its previous result is
+//               taken, without a combinational path from a_m_ready / b_m_ready to
+//               a_s_ready / b_s_ready.
+//   IN_REG    : 1 (default) = an input register per side: a_s_ready / b_s_ready come from
+//               registers only (no path from the core's s_axis_tready to the lane's step
+//               logic), one clock more latency, and each side takes at most one block
+//               every two clocks; 0 = a block goes into the core in the cycle it is taken
 // Ports
 //   clk, rst, zeroize                : clock, synchronous reset, zeroize pulse; zeroize
 //                                      goes to the core (keys, blocks in flight: see the
 //                                      core) and fails every block not yet taken on a_m /
 //                                      b_m closed: the results held in the FIFOs, and those
-//                                      of the blocks inside the core (or taken in the
-//                                      zeroize cycle) when they come out, are err = 1 with
+//                                      of the blocks in an input register or the core (or
+//                                      taken in the zeroize cycle) when they come out, are err = 1 with
 //                                      zero data. A result presented on a_m / b_m and not
 //                                      taken in the zeroize cycle is replaced as well (the
 //                                      one exception to "held until taken"; the mode lane
@@ -38,12 +43,16 @@
 //   a_m_valid/ready/data/err         : side A results, in A's request order; registered
 //                                      (a FIFO entry drives them)
 //   b_s_*, b_m_*                     : the same for side B
-// Timing: a block is taken in the cycle a_s_valid && a_s_ready (the core takes it in the
-//   same cycle); its result appears on a_m_* one clock after the core delivers it (the
-//   core's latency + 1). When A and B both offer a block, one goes in this cycle and the
-//   other when the core is next ready (aes_iter128 ROUND_STAGES = 2: the next clock).
-//   a_s_ready = core ready && A has a credit && (B offers nothing, or B has no credit, or
-//   A's turn); likewise for B. No path from a_m_ready to a_s_ready.
+// Timing (IN_REG = 1): a block taken from A at edge E sits in A's input register and goes
+//   into the core at the first edge from E + 1 on at which the core is ready and the merge
+//   picks A; its result appears on a_m_* one clock after the core delivers it. A CCM step
+//   with both sides (aes_iter128 ROUND_STAGES = 2, both blocks taken at E): A into the
+//   core at E + 1, B at E + 2, results at E + 2 Nr + 2 and E + 2 Nr + 3, on a_m / b_m one
+//   clock later: the lane issues the next step at E + 2 Nr + 4.
+//   a_s_ready = A's input register is empty && A has a credit (registers only).
+// IN_REG = 0: a block goes into the core in the cycle it is taken (one clock less);
+//   a_s_ready = core ready && A has a credit && the merge picks A (B has no block or no
+//   credit, or it is A's turn). No path from a_m_ready to a_s_ready in either form.
 `timescale 1ns / 1ps
 `default_nettype none
 `include "aesip_check.vh"
@@ -56,7 +65,8 @@ module aes_core_share #(
     parameter        ROUND_REGS = 1,
     parameter        ROUNDS_PER_CLK = 1,
     parameter        ROUND_STAGES = 2,
-    parameter        DEPTH      = 2
+    parameter        DEPTH      = 2,
+    parameter        IN_REG     = 1
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -88,27 +98,66 @@ module aes_core_share #(
     generate
         `AESIP_CHECK(DEPTH >= 1 && DEPTH <= 8, aes_core_share_DEPTH_not_1_to_8,
                      "aes_core_share: DEPTH must be 1 .. 8")
+        `AESIP_CHECK(IN_REG == 0 || IN_REG == 1, aes_core_share_IN_REG_not_0_or_1,
+                     "aes_core_share: IN_REG must be 0 or 1")
     endgenerate
     localparam CW = (DEPTH < 2) ? 1 : (DEPTH < 4) ? 2 : (DEPTH < 8) ? 3 : 4;   // credit count
     localparam PW = (DEPTH < 3) ? 1 : (DEPTH < 5) ? 2 : 3;                     // FIFO pointer
 
     // ---------------------------------------------------------------- merge into the core
-    reg  [CW-1:0] a_cnt, b_cnt;       // blocks outstanding per side (in the core or its FIFO)
-    reg           last_b;             // the side taken last was B (A goes first on a tie)
+    reg  [CW-1:0] a_cnt, b_cnt;       // blocks outstanding per side (taken, result not yet taken)
+    reg           last_b;             // the side the core took last was B (A goes first on a tie)
     wire a_cr = (a_cnt != DEPTH[CW-1:0]);
     wire b_cr = (b_cnt != DEPTH[CW-1:0]);
-    wire a_want = a_s_valid && a_cr;
-    wire b_want = b_s_valid && b_cr;
-    wire pick_b = b_want && (!a_want || !last_b);
+    // each side's candidate for the core: the offered block (IN_REG = 0) or the block in
+    // the side's input register (IN_REG = 1)
+    wire              a_fv, b_fv;
+    wire [127:0]      a_fd, b_fd;
+    wire [SLOT_W-1:0] a_fs, b_fs;
+    wire              a_fx, b_fx;
+    wire pick_b = b_fv && (!a_fv || !last_b);
     wire c_s_ready;
-    wire c_s_valid = a_want || b_want;
-    assign a_s_ready = c_s_ready && a_cr && !pick_b;
-    assign b_s_ready = c_s_ready && b_cr && pick_b;
-    wire a_take = a_s_valid && a_s_ready;
+    wire c_s_valid = a_fv || b_fv;
+    wire a_go = c_s_valid && c_s_ready && !pick_b;   // the core takes A's candidate
+    wire b_go = c_s_valid && c_s_ready && pick_b;
+    wire a_take = a_s_valid && a_s_ready;            // a block taken from the lane
     wire b_take = b_s_valid && b_s_ready;
-    wire [127:0] c_s_data = pick_b ? b_s_data : a_s_data;
-    wire [SLOT_W-1:0] c_s_slot = pick_b ? b_s_slot : a_s_slot;
-    wire c_s_dec = pick_b ? b_s_dec : a_s_dec;
+    generate if (IN_REG) begin : g_inreg
+        // input registers: the readies come from registers only; zero while empty
+        reg              a_iv, b_iv;
+        reg [127:0]      a_id, b_id;
+        reg [SLOT_W-1:0] a_is, b_is;
+        reg              a_ix, b_ix;
+        assign a_s_ready = !a_iv && a_cr;
+        assign b_s_ready = !b_iv && b_cr;
+        always @(posedge clk) begin
+            if (rst) begin
+                a_iv <= 1'b0; a_id <= 128'd0; a_is <= {SLOT_W{1'b0}}; a_ix <= 1'b0;
+                b_iv <= 1'b0; b_id <= 128'd0; b_is <= {SLOT_W{1'b0}}; b_ix <= 1'b0;
+            end else begin
+                if (a_take) begin
+                    a_iv <= 1'b1; a_id <= a_s_data; a_is <= a_s_slot; a_ix <= a_s_dec;
+                end else if (a_go) begin
+                    a_iv <= 1'b0; a_id <= 128'd0; a_is <= {SLOT_W{1'b0}}; a_ix <= 1'b0;
+                end
+                if (b_take) begin
+                    b_iv <= 1'b1; b_id <= b_s_data; b_is <= b_s_slot; b_ix <= b_s_dec;
+                end else if (b_go) begin
+                    b_iv <= 1'b0; b_id <= 128'd0; b_is <= {SLOT_W{1'b0}}; b_ix <= 1'b0;
+                end
+            end
+        end
+        assign a_fv = a_iv; assign a_fd = a_id; assign a_fs = a_is; assign a_fx = a_ix;
+        assign b_fv = b_iv; assign b_fd = b_id; assign b_fs = b_is; assign b_fx = b_ix;
+    end else begin : g_direct
+        assign a_s_ready = a_go;
+        assign b_s_ready = b_go;
+        assign a_fv = a_s_valid && a_cr; assign a_fd = a_s_data; assign a_fs = a_s_slot; assign a_fx = a_s_dec;
+        assign b_fv = b_s_valid && b_cr; assign b_fd = b_s_data; assign b_fs = b_s_slot; assign b_fx = b_s_dec;
+    end endgenerate
+    wire [127:0] c_s_data = pick_b ? b_fd : a_fd;
+    wire [SLOT_W-1:0] c_s_slot = pick_b ? b_fs : a_fs;
+    wire c_s_dec = pick_b ? b_fx : a_fx;
 
     wire         c_m_valid;
     wire [127:0] c_m_data;
@@ -128,10 +177,11 @@ module aes_core_share #(
     // ---------------------------------------------------------------- result FIFOs
     wire a_wr = c_m_valid && !c_m_user[1];
     wire b_wr = c_m_valid &&  c_m_user[1];
-    // zeroize: every block inside the core at the zeroize edge (or taken in that cycle) is
-    // poisoned: per side, the next a_po / b_po results (the core keeps each side's order)
+    // zeroize: every block in an input register or inside the core at the zeroize edge (or
+    // taken in that cycle) is poisoned: per side, the next a_po / b_po results (the core
+    // keeps each side's order)
     // are stored as errors with zero data, whatever the core delivers for them
-    reg  [CW-1:0] a_ic, b_ic;         // blocks inside the core per side
+    reg  [CW-1:0] a_ic, b_ic;         // blocks taken per side whose result is not in the FIFO
     reg  [CW-1:0] a_po, b_po;         // results still to poison per side
     wire [CW-1:0] a_ic_n = a_ic + {{(CW-1){1'b0}}, a_take} - {{(CW-1){1'b0}}, a_wr};
     wire [CW-1:0] b_ic_n = b_ic + {{(CW-1){1'b0}}, b_take} - {{(CW-1){1'b0}}, b_wr};
@@ -176,8 +226,8 @@ module aes_core_share #(
         end else begin
             a_cnt <= a_cnt + {{(CW-1){1'b0}}, a_take} - {{(CW-1){1'b0}}, a_rd_go};
             b_cnt <= b_cnt + {{(CW-1){1'b0}}, b_take} - {{(CW-1){1'b0}}, b_rd_go};
-            if (a_take) last_b <= 1'b0;
-            if (b_take) last_b <= 1'b1;
+            if (a_go) last_b <= 1'b0;
+            if (b_go) last_b <= 1'b1;
             if (a_rd_go) a_rd <= ptr_next(a_rd);
             if (b_rd_go) b_rd <= ptr_next(b_rd);
             if (a_wr) a_wp <= ptr_next(a_wp);

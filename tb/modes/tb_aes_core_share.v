@@ -11,7 +11,8 @@ module tb_aes_core_share #(
     parameter        NR_MAX       = 14,
     parameter        DIRECTION    = 2,
     parameter        ROUND_STAGES = 2,
-    parameter        DEPTH        = 2
+    parameter        DEPTH        = 2,
+    parameter        IN_REG       = 1
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -39,7 +40,7 @@ module tb_aes_core_share #(
     output wire              m_b_axis_tuser
 );
     aes_core_share #(.CORE(CORE), .SLOT_W(SLOT_W), .NR_MAX(NR_MAX), .DIRECTION(DIRECTION),
-                     .ROUND_STAGES(ROUND_STAGES), .DEPTH(DEPTH)) u_share (
+                     .ROUND_STAGES(ROUND_STAGES), .DEPTH(DEPTH), .IN_REG(IN_REG)) u_share (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot), .key_bytes(key_bytes),
         .key_data(key_data),

@@ -232,12 +232,16 @@ async def test_zeroize(dut):
 # --------------------------------------------------------------------------- pytest entry
 TESTS = ["test_random", "test_one_side_stalled", "test_key_errors", "test_zeroize"]
 CASES = [
-    # the mode engine's CORES = 1 build: two-stage aes_iter128, both directions, DEPTH 2
+    # the mode engine's CORES = 1 build: two-stage aes_iter128, both directions, DEPTH 2,
+    # input registers; and without them
     ("verilator", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 2}),
+    ("verilator", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 2, "IN_REG": 0}),
     ("verilator", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 1}),
     # one block per clock and a long latency: the FIFOs and credits with many in flight
-    ("verilator", {"CORE": "pipe", "ROUND_STAGES": 1, "NR_MAX": 10, "DEPTH": 8}),
+    ("verilator", {"CORE": "pipe", "ROUND_STAGES": 1, "NR_MAX": 10, "DEPTH": 8, "IN_REG": 0}),
+    ("verilator", {"CORE": "pipe", "ROUND_STAGES": 1, "NR_MAX": 10, "DEPTH": 5}),
     ("icarus", {"CORE": "iter128", "ROUND_STAGES": 2, "DIRECTION": 0, "DEPTH": 3}),
+    ("icarus", {"CORE": "iter128", "ROUND_STAGES": 2, "DEPTH": 1, "IN_REG": 0}),
 ]
 
 
