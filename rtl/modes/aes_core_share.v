@@ -179,8 +179,8 @@ module aes_core_share #(
     wire b_wr = c_m_valid &&  c_m_user[1];
     // zeroize: every block in an input register or inside the core at the zeroize edge (or
     // taken in that cycle) is poisoned: per side, the next a_po / b_po results (the core
-    // keeps each side's order)
-    // are stored as errors with zero data, whatever the core delivers for them
+    // keeps each side's order) are stored as errors with zero data, whatever the core
+    // delivers for them
     reg  [CW-1:0] a_ic, b_ic;         // blocks taken per side whose result is not in the FIFO
     reg  [CW-1:0] a_po, b_po;         // results still to poison per side
     wire [CW-1:0] a_ic_n = a_ic + {{(CW-1){1'b0}}, a_take} - {{(CW-1){1'b0}}, a_wr};
