@@ -82,8 +82,8 @@ def verilog_value(value) -> str:
 # cores in the order of the mode-engine synthesis designs (aesip.synth: ccm-<core>).
 MODE_ENGINE_TOP = "aes_mode_engine"
 MODE_ENGINE_CORES = ["iter128", "iter32", "pipe"]
-MODES = ["cores/aes_core.v", "modes/aes_core_share.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v", "modes/aes_mode_cmd_decode.v",
-         "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
+MODES = ["cores/aes_core.v", "modes/aes_core_share.v", "modes/axis_commit_fifo.v", "modes/aes_key_slots.v",
+         "modes/aes_mode_cmd_decode.v", "modes/aes_mode_lane.v", "modes/aes_mode_engine.v"]
 
 
 # The multi-channel engine (rtl/modes/chan_engine.v, docs/channels.md): up to 2**CH_W

@@ -130,7 +130,7 @@ VARIANTS["ccm-iter128"]["enc"] = {"CORE": "iter128", "DIRECTION_B": 0}
 VARIANTS["ccm-iter128"]["enc-r2"] = {"CORE": "iter128", "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}
 # one two-stage aes_iter128 shared by both roles (CORES = 1, ROUND_STAGES = 2, encrypt-only):
 # one key expansion and round-key store, the CBC-MAC and counter blocks of a step
-# interleaved in the core; 2 Nr + 3 clocks per CCM step (issue 13, item 5)
+# interleaved in the core; 2 Nr + 4 clocks per CCM step (issue 13, item 5)
 VARIANTS["ccm-iter128"]["enc-1c"] = {"CORE": "iter128", "DIRECTION_B": 0, "CORES": 1, "ROUND_STAGES": 2}
 # aes_mode_multi (several packets in flight on one shared pair of aes_pipe cores), with
 # its defaults (LANES=4, IN_AW=7: a 2048-byte input FIFO and a 4096-byte output buffer

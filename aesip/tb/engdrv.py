@@ -46,10 +46,12 @@ def ccm_step_clocks(top) -> int:
     a protocol top builds in its aes_mode_sel `u_eng`: the core latency + 1, i.e.
     aes_iter128 10 / ROUNDS_PER_CLK + 1, aes_iter32 45, aes_pipe 15; with one shared
     two-stage aes_iter128 (CORES = 1, ROUND_STAGES = 2, aes_core_share with its input
-    registers) 2 Nr + 4 = 24."""
+    registers) 2 Nr + 4 = 24. Other CORES = 1 builds have no documented step: an error."""
     eng = sel_engine(top.u_eng)
     core = engine_core(eng)
     if hasattr(eng, "g_one"):
+        if core != "iter128" or int(eng.ROUND_STAGES.value) != 2:
+            raise ValueError("ccm_step_clocks: CORES = 1 is documented only on a two-stage aes_iter128")
         return 24
     return {"iter128": 10 // int(top.ROUNDS_PER_CLK.value) + 1, "iter32": 45, "pipe": 15}[core]
 
