@@ -38,6 +38,11 @@ from aesip.tb.seed import run_seed, test_rng
 SIDES = ("a", "b")
 
 
+def key_sizes(nr_max: int) -> list[int]:
+    """Key lengths in bytes that a build with NR_MAX `nr_max` takes (aesip.ref.ROUNDS)."""
+    return [n for n, nr in ref.ROUNDS.items() if nr <= nr_max]
+
+
 class IdleZeroSource(AxiStreamSource):
     """cocotbext-axi's stream source, idle data and sideband driven 0 instead of X at
     start: the core's s_axis_tready may depend on the offered slot (tuser) even while
@@ -60,9 +65,6 @@ class Share:
         self.snk = {s: AxiStreamSink(AxiStreamBus.from_prefix(dut, f"m_{s}_axis"), dut.clk, dut.rst)
                     for s in SIDES}
         self.expected = {s: [] for s in SIDES}
-
-    def key_sizes(self) -> list[int]:
-        return [n for n, nr in ((16, 10), (24, 12), (32, 14)) if nr <= self.nr_max]
 
     def can_decrypt(self, side: str) -> bool:
         # side A is the chaining role: the engines never ask it to decrypt
@@ -94,26 +96,14 @@ class Share:
 
 
 async def start(dut) -> None:
-    """Inputs idle (Icarus leaves undriven inputs X), clock, reset, and the key store's
-    wipe after reset (key_ready high again)."""
+    """Inputs idle (Icarus leaves undriven inputs X), clock, reset. (load_key waits for
+    key_ready, so the key store's wipe after reset or zeroize needs no wait here.)"""
     for side in SIDES:
         getattr(dut, f"s_{side}_axis_tvalid").value = 0
         getattr(dut, f"s_{side}_axis_tuser").value = 0
         getattr(dut, f"s_{side}_axis_tdata").value = 0
         getattr(dut, f"m_{side}_axis_tready").value = 0
     await clock_and_reset(dut, 10)
-    await wait_key_ready(dut)
-
-
-async def wait_key_ready(dut) -> None:
-    """Wait for key_ready (after reset and after zeroize the key store is wiped first)."""
-    for _ in range(1000):
-        if dut.key_ready.value.is_resolvable and int(dut.key_ready.value) == 1:
-            break
-        await RisingEdge(dut.clk)
-    else:
-        raise AssertionError("key_ready never rose")
-    await RisingEdge(dut.clk)
 
 
 async def setup(dut, keys: dict[int, bytes]) -> Share:
@@ -132,7 +122,7 @@ async def test_random(dut):
     sh = Share(dut)
     keys = {}
     for slot in range(min(2, 1 << sh.slot_w)):
-        keys[slot] = rng.randbytes(rng.choice(sh.key_sizes()))
+        keys[slot] = rng.randbytes(rng.choice(key_sizes(sh.nr_max)))
         await load_key(dut, slot, keys[slot])
     for s in SIDES:
         set_pause(sh.src[s], random_pause(rng, rng.choice((0.0, 0.3, 0.7))))
@@ -172,8 +162,7 @@ async def test_one_side_stalled(dut):
 @cocotb.test()
 async def test_key_errors(dut):
     rng = test_rng("test_key_errors")
-    nr_max = int(dut.NR_MAX.value)
-    key = rng.randbytes(rng.choice([n for n, nr in ((16, 10), (24, 12), (32, 14)) if nr <= nr_max]))
+    key = rng.randbytes(rng.choice(key_sizes(int(dut.NR_MAX.value))))
     sh = await setup(dut, {0: key})
     assert sh.slot_w >= 1
     for _ in range(30):
@@ -218,7 +207,6 @@ async def test_zeroize(dut):
             raise AssertionError(f"zeroize {k} clocks after the last block: {e}") from None
         await ClockCycles(dut.clk, 5)
         assert not sh.fifo_nonzero(), f"FIFO entries not cleared: {sh.fifo_nonzero()}"
-        await wait_key_ready(dut)
     # the key is gone: a block on slot 0 fails; after a reload it is right again
     await sh.send("a", 0, False, rng.randbytes(16), None)
     await sh.check("a", 1)

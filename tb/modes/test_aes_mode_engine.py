@@ -64,14 +64,9 @@ class Build:
         return Checker(self.buf_bytes, self.nr_max_bytes)
 
 
-def core_of(dut) -> str:
-    """The block core the build selected (its CORE parameter): engdrv.engine_core."""
-    return engine_core(dut)
-
-
 def build_of(dut) -> Build:
     p = dut_params(dut, ("NR_MAX", "BUF_AW"))
-    core = core_of(dut)
+    core = engine_core(dut)
     lanes = int(dut.LANES.value) if dut._name == rtl.MULTI_TOP else 0
     decrypt = int(dut.DIRECTION_B.value) != 0
     b = Build(core, p["NR_MAX"], 16 << p["BUF_AW"], lanes, decrypt)
