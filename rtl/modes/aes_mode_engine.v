@@ -42,7 +42,7 @@
 //               apart and are computed together when the core has two blocks in flight
 //               (CORE "iter128" with ROUND_STAGES = 2), with one key expansion and one
 //               round-key store. Built with DIRECTION_B's directions. A CCM step then
-//               takes 2 Nr + 3 clocks (23 for AES-128; docs/mode_engine.md)
+//               takes 2 Nr + 4 clocks (24 for AES-128; docs/mode_engine.md)
 // Ports
 //   clk, rst                          : clock, sync active-high reset
 //   zeroize                           : one-cycle pulse: clears every key slot in both cores,
