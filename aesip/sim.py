@@ -54,6 +54,8 @@ def setup_env() -> None:
         os.environ["MAKEFLAGS"] = (os.environ["MAKEFLAGS"] + " OBJCACHE=" + ccache).strip()
         os.environ.setdefault("CCACHE_DIR", str(build_base() / ".ccache"))
         os.environ.setdefault("CCACHE_SLOPPINESS", "pch_defines,time_macros,include_file_mtime")
+        # bounded below ccache's 5 GB default (a full run fills about 1.6 GB)
+        os.environ.setdefault("CCACHE_MAXSIZE", "2G")
 
 
 def build_base() -> Path:
@@ -171,6 +173,8 @@ def run(
         waves=waves,
         log_file=log,
     )
+    if sim == "verilator":
+        drop_pch(bdir)
     paths = [str(ROOT)] + [str(p) for p in (python_paths or [])]
     env = dict(extra_env or {})
     env["PYTHONPATH"] = os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")])
@@ -198,6 +202,20 @@ def run(
             ) from exc
         raise
     return Path(results)
+
+
+def drop_pch(bdir: Path) -> None:
+    """Delete a Verilator model's precompiled headers once it is built.
+
+    Verilator precompiles its header for every model it splits into several C++ files:
+    two .gch files of about 150 MB each, needed only while the objects compile. Kept, they
+    were 11 of the 14 GB a full `make test` left in sim_build/, and a CI machine ran out
+    of disk. The next build of the same model makes them again (from the compiler cache:
+    about 5 s for aes_pipe). AESIP_KEEP_PCH=1 keeps them."""
+    if os.environ.get("AESIP_KEEP_PCH", "") not in ("", "0"):
+        return
+    for f in bdir.glob("*.gch"):
+        f.unlink(missing_ok=True)
 
 
 # exit codes of coreutils `timeout`: the limit was reached (TERM), or KILL after the grace

@@ -58,3 +58,17 @@ def test_sim_timeout_value(monkeypatch):
     monkeypatch.setenv("AESIP_SIM_TIMEOUT", "ten minutes")
     with pytest.raises(ValueError, match="AESIP_SIM_TIMEOUT"):
         sim.sim_timeout()
+
+
+def test_drop_pch(monkeypatch, tmp_path):
+    """A built Verilator model loses its precompiled headers (about 300 MB a model; a full
+    run once filled a CI machine's disk with them), unless AESIP_KEEP_PCH=1."""
+    names = ["Vtop__pch.h.fast.gch", "Vtop__pch.h.slow.gch", "Vtop__ALL.a", "aes_pipe"]
+    for n in names:
+        (tmp_path / n).write_bytes(b"x")
+    monkeypatch.setenv("AESIP_KEEP_PCH", "1")
+    sim.drop_pch(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+    monkeypatch.delenv("AESIP_KEEP_PCH")
+    sim.drop_pch(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Vtop__ALL.a", "aes_pipe"]
