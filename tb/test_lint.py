@@ -53,7 +53,10 @@ def _core_cases() -> list:
     return cases
 
 
-CORE_CASES = _core_cases()
+CORE_CASES = _core_cases() + [
+    # core B of the mode engines on iter128: no expander, the twin's expansion on kx_in
+    pytest.param("iter128", {"KX_EXT": 1}, id="iter128-kx-ext"),
+]
 
 
 def _run(cmd: list[str], timeout: float = 600) -> subprocess.CompletedProcess:

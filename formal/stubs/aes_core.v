@@ -25,7 +25,8 @@ module aes_core #(
     parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
     parameter        ROUNDS_PER_CLK = 1,
-    parameter        ROUND_STAGES = 1
+    parameter        ROUND_STAGES = 1,
+    parameter        KX_EXT     = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -42,8 +43,11 @@ module aes_core #(
     output wire                      m_axis_tvalid,
     input  wire                      m_axis_tready,
     output wire [127:0]              m_axis_tdata,
-    output wire [TAG_W:0]            m_axis_tuser
+    output wire [TAG_W:0]            m_axis_tuser,
+    output wire [40:0]               kx_out,         // the key-expansion share (aes_core):
+    input  wire [40:0]               kx_in           // no expansion here, kx_out is zero
 );
+    assign kx_out = 41'd0;
 `ifdef F_CORE_WAIT
     localparam F_K = `F_CORE_WAIT;      // set by the .sby
 `else

@@ -24,11 +24,18 @@
 //                must be 1 for the other cores
 //   ROUND_STAGES : "iter128" only: 1 (default) or 2 (one round in two clocks, two blocks
 //                in flight; docs/iter128.md); must be 1 for the other cores
-// Ports: exactly the common block-core interface (docs/cores.md)
+//   KX_EXT     : "iter128" only: 0 (default) = the core's own key expansion, 1 = the
+//                expansion of a twin core through kx_in (aes_iter128 KX_EXT, docs/iter128.md
+//                "Shared key expansion"); must be 0 for the other cores
+// Ports: the common block-core interface (docs/cores.md), plus the key-expansion share
 //   clk, rst, zeroize                                 : clock, synchronous reset, zeroize
 //   key_valid/key_ready/key_slot/key_bytes/key_data   : key-load handshake
 //   s_axis_tvalid/tready/tdata/tuser                  : input blocks, tuser = {tag, slot, dec}
 //   m_axis_tvalid/tready/tdata/tuser                  : output blocks, tuser = {tag, err}
+//   kx_out, kx_in                                     : "iter128": its key-expansion stream
+//                                                       out, the twin's in (KX_EXT = 1);
+//                                                       the other cores: kx_out = 0, kx_in
+//                                                       unused (tie it to zero)
 // Timing: that of the selected core (docs/iter32.md, docs/iter128.md, docs/pipe.md); the
 // wrapper adds no logic.
 `timescale 1ns / 1ps
@@ -43,7 +50,8 @@ module aes_core #(
     parameter        DIRECTION  = 2,
     parameter        ROUND_REGS = 1,
     parameter        ROUNDS_PER_CLK = 1,
-    parameter        ROUND_STAGES = 1
+    parameter        ROUND_STAGES = 1,
+    parameter        KX_EXT     = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -60,7 +68,9 @@ module aes_core #(
     output wire                      m_axis_tvalid,
     input  wire                      m_axis_tready,
     output wire [127:0]              m_axis_tdata,
-    output wire [TAG_W:0]            m_axis_tuser
+    output wire [TAG_W:0]            m_axis_tuser,
+    output wire [40:0]               kx_out,
+    input  wire [40:0]               kx_in
 );
     localparam IS_PIPE    = (CORE == "pipe");
     localparam IS_ITER32  = (CORE == "iter32");
@@ -85,6 +95,8 @@ module aes_core #(
                      "aes_core: ROUNDS_PER_CLK must be 1 unless CORE is iter128")
         `AESIP_CHECK(IS_ITER128 || ROUND_STAGES == 1, aes_core_ROUND_STAGES_without_iter128,
                      "aes_core: ROUND_STAGES must be 1 unless CORE is iter128")
+        `AESIP_CHECK(KX_EXT == 0 || (KX_EXT == 1 && IS_ITER128), aes_core_KX_EXT_bad,
+                     "aes_core: KX_EXT must be 0, or 1 with CORE iter128")
 
         if (IS_PIPE) begin : g_pipe
             aes_pipe #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W), .NR_MAX(NR_MAX),
@@ -96,6 +108,7 @@ module aes_core #(
                 .s_axis_tdata(s_axis_tdata), .s_axis_tuser(s_axis_tuser),
                 .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
                 .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser));
+            assign kx_out = 41'd0;
         end else if (IS_ITER32) begin : g_iter32
             aes_iter32 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W)) u_core (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
@@ -105,17 +118,24 @@ module aes_core #(
                 .s_axis_tdata(s_axis_tdata), .s_axis_tuser(s_axis_tuser),
                 .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
                 .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser));
+            assign kx_out = 41'd0;
         end else begin : g_iter128
             aes_iter128 #(.SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(TAG_W),
                           .DIRECTION(DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
-                          .ROUND_STAGES(ROUND_STAGES)) u_core (
+                          .ROUND_STAGES(ROUND_STAGES), .KX_EXT(KX_EXT)) u_core (
                 .clk(clk), .rst(rst), .zeroize(zeroize),
                 .key_valid(key_valid), .key_ready(key_ready), .key_slot(key_slot),
                 .key_bytes(key_bytes), .key_data(key_data),
                 .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
                 .s_axis_tdata(s_axis_tdata), .s_axis_tuser(s_axis_tuser),
                 .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
-                .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser));
+                .m_axis_tdata(m_axis_tdata), .m_axis_tuser(m_axis_tuser),
+                .kx_out(kx_out), .kx_in(kx_in));
+        end
+        if (!IS_ITER128) begin : g_kx_unused
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [40:0] unused_kx_in = kx_in;
+            /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
 endmodule

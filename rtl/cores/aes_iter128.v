@@ -48,6 +48,12 @@
 //               the clock is slower. The round keys are then held in two half-depth
 //               stores (odd and even round index), one per layer. See
 //               "ROUNDS_PER_CLK = 2" below and docs/iter128.md.
+//   KX_EXT    : 0 (default) = the core expands its keys itself (aes_key_expand) and shows
+//               the expander's output on kx_out; 1 = it has no expander and takes the
+//               expansion from kx_in, the kx_out of a twin core that is given every key
+//               load in the same clock (same key_valid, key_slot, key_bytes, key_data,
+//               rst and zeroize, and both cores ready: the mode engines' two cores,
+//               whose key port is one). See "Shared key expansion" in docs/iter128.md.
 // Ports (docs/cores.md)
 //   clk, rst          : clock; synchronous active-high reset (clears keys, state, output)
 //   zeroize           : one-cycle pulse: invalidates every slot, aborts a key expansion,
@@ -60,6 +66,11 @@
 //                       invalidates the slot), key_data (byte n at [8n+7:8n])
 //   s_axis_*          : input blocks; tuser = {tag, slot, dec}
 //   m_axis_*          : output blocks; tuser = {tag, err}; data zero when err = 1
+//   kx_out, kx_in     : beyond the common interface: the key-expansion stream {busy,
+//                       word valid, last word, word index [5:0], word [31:0]} (41 bits),
+//                       kx_out from this core's expander (KX_EXT = 0) or kx_in passed
+//                       through (KX_EXT = 1); kx_in is used only with KX_EXT = 1 (tie it
+//                       to zero otherwise). Round keys cross it, between two cores only.
 // Timing (E0 = rising edge that transfers a block; Nr = 10/12/14 from the slot's key size,
 // 10 for a slot without a valid key)
 //   E0        : state <= block ^ first round key
@@ -112,7 +123,8 @@ module aes_iter128 #(
     parameter TAG_W     = 8,
     parameter DIRECTION = 2,
     parameter ROUND_STAGES = 1,
-    parameter ROUNDS_PER_CLK = 1
+    parameter ROUNDS_PER_CLK = 1,
+    parameter KX_EXT = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -129,7 +141,9 @@ module aes_iter128 #(
     output wire                      m_axis_tvalid,
     input  wire                      m_axis_tready,
     output wire [127:0]              m_axis_tdata,
-    output wire [TAG_W:0]            m_axis_tuser
+    output wire [TAG_W:0]            m_axis_tuser,
+    output wire [40:0]               kx_out,
+    input  wire [40:0]               kx_in
 );
     // parameter limits (documented above), checked at elaboration
     generate
@@ -144,6 +158,8 @@ module aes_iter128 #(
         `AESIP_CHECK(ROUNDS_PER_CLK == 1 || (ROUNDS_PER_CLK == 2 && ROUND_STAGES == 1),
                      aes_iter128_ROUNDS_PER_CLK_bad,
                      "aes_iter128: ROUNDS_PER_CLK must be 1, or 2 with ROUND_STAGES = 1")
+        `AESIP_CHECK(KX_EXT == 0 || KX_EXT == 1, aes_iter128_KX_EXT_not_0_or_1,
+                     "aes_iter128: KX_EXT must be 0 or 1")
     endgenerate
 
     localparam NSLOT  = 1 << SLOT_W;
@@ -193,12 +209,26 @@ module aes_iter128 #(
     // a register). Not with ROUND_STAGES = 1: inside the mode engines, where the key port
     // is driven by the lane's logic, its start-dependent clears became the critical path
     // of ccm-iter128 enc (64.9 MHz against 73.7 without it, ECP5 seed 1).
-    wire [31:0] kl_last = (kl_size == 2'd0) ? key_data[127:96] :
-                          (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
-    aes_key_expand #(.SBOX_IMPL(SBOX_IMPL), .SUB_AHEAD(ROUND_STAGES == 2 ? 1 : 0)) u_kx (
-        .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
-        .key_data(key_data), .key_size(kl_size), .key_last(kl_last), .busy(kx_busy),
-        .w_valid(kx_wv), .w_last(kx_wlast), .w_idx(kx_widx), .w_data(kx_wdata));
+    // KX_EXT = 1: the twin core's expander. It starts in the same clock as this core's
+    // own kx_start would (the same key load, accepted by both cores in the same clock),
+    // so its busy flag, words and last word are exactly those of an own expander.
+    generate if (KX_EXT == 0) begin : g_kx
+        wire [31:0] kl_last = (kl_size == 2'd0) ? key_data[127:96] :
+                              (kl_size == 2'd1) ? key_data[191:160] : key_data[255:224];
+        aes_key_expand #(.SBOX_IMPL(SBOX_IMPL), .SUB_AHEAD(ROUND_STAGES == 2 ? 1 : 0)) u_kx (
+            .clk(clk), .rst(rst), .zeroize(zeroize), .start(kx_start),
+            .key_data(key_data), .key_size(kl_size), .key_last(kl_last), .busy(kx_busy),
+            .w_valid(kx_wv), .w_last(kx_wlast), .w_idx(kx_widx), .w_data(kx_wdata));
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [40:0] unused_kx_in = kx_in;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end else begin : g_kx_ext
+        assign {kx_busy, kx_wv, kx_wlast, kx_widx, kx_wdata} = kx_in;
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [255:0] unused_key_data = key_data;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end endgenerate
+    assign kx_out = {kx_busy, kx_wv, kx_wlast, kx_widx, kx_wdata};
 
     // slot table: valid flag and key size (0/1/2) per slot
     reg [NSLOT-1:0]   slot_ok;

@@ -36,12 +36,13 @@
 //               (6 for AES-128) instead of Nr + 1, at a slower clock (docs/mode_engine.md)
 //   ROUND_STAGES : CORE "iter128" only: 1 (default) or 2: aes_iter128 ROUND_STAGES (one
 //               round in two clocks, two blocks in flight); made for CORES = 1
-//   CORES     : 2 (default) = two cores, A and B, each with its own key expansion and
-//               round-key store; 1 = one core shared by both roles (aes_core_share): the
-//               CBC-MAC block and the counter block of a CCM step go into it one clock
-//               apart and are computed together when the core has two blocks in flight
-//               (CORE "iter128" with ROUND_STAGES = 2), with one key expansion and one
-//               round-key store. Built with DIRECTION_B's directions. A CCM step then
+//   CORES     : 2 (default) = two cores, A and B, each with its own round-key store
+//               ("iter128": one key expansion, core A's, writes both stores; the other
+//               cores expand their keys each); 1 = one core shared by both roles
+//               (aes_core_share): the CBC-MAC block and the counter block of a CCM
+//               step go into it one clock apart and are computed together when the core
+//               has two blocks in flight (CORE "iter128" with ROUND_STAGES = 2), with one
+//               key expansion and one round-key store. Built with DIRECTION_B's directions. A CCM step then
 //               takes 2 Nr + 4 clocks (24 for AES-128; docs/mode_engine.md)
 // Ports
 //   clk, rst                          : clock, sync active-high reset
@@ -201,22 +202,31 @@ module aes_mode_engine #(
         // so it is built encrypt-only where the core allows it (aes_iter32 shares one
         // datapath for both directions and is always built with both).
         localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
+        // One key expansion for both cores ("iter128": core B has none and takes core A's,
+        // aes_iter128 KX_EXT; both get every key load in the same clock, key_go)
+        localparam KX_SHARE = (CORE == "iter128") ? 1 : 0;
+        wire [40:0] a_kx;
         aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
                    .DIRECTION(A_DIRECTION), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
                    .ROUND_STAGES(ROUND_STAGES)) u_a (
             .clk(clk), .rst(rst), .zeroize(zeroize),
             .key_valid(key_go), .key_ready(a_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
             .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_in), .s_axis_tuser({1'b0, a_slot, a_dec}),
-            .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+            .m_axis_tvalid(a_m_valid), .m_axis_tready(a_m_ready), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user),
+            .kx_out(a_kx), .kx_in(41'd0));
         // Core B decrypts for ECB/CBC decryption only; DIRECTION_B = 0 builds it encrypt-only
         // and the lane then refuses those ops (DEC_OPS = 0), so it never asks core B to decrypt.
         aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(SLOT_W), .TAG_W(1), .NR_MAX(NR_MAX),
                    .DIRECTION(DIRECTION_B), .ROUNDS_PER_CLK(ROUNDS_PER_CLK),
-                   .ROUND_STAGES(ROUND_STAGES)) u_b (
+                   .ROUND_STAGES(ROUND_STAGES), .KX_EXT(KX_SHARE)) u_b (
             .clk(clk), .rst(rst), .zeroize(zeroize),
             .key_valid(key_go), .key_ready(b_key_ready), .key_slot(key_slot), .key_bytes(key_bytes), .key_data(key_data),
             .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_in), .s_axis_tuser({1'b0, b_slot, b_dec}),
-            .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+            .m_axis_tvalid(b_m_valid), .m_axis_tready(b_m_ready), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user),
+            /* verilator lint_off PINCONNECTEMPTY */
+            .kx_out(),
+            /* verilator lint_on PINCONNECTEMPTY */
+            .kx_in(a_kx));
     end endgenerate
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties

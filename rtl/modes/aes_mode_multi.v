@@ -494,18 +494,27 @@ module aes_mode_multi #(
     // so it is built encrypt-only where the core allows it (aes_iter32 shares one
     // datapath for both directions and is always built with both).
     localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
+    // One key expansion for both cores ("iter128": core B has none and takes core A's,
+    // aes_iter128 KX_EXT; both get every key load in the same clock, key_go)
+    localparam KX_SHARE = (CORE == "iter128") ? 1 : 0;
+    wire [40:0] a_kx;
     aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
                .DIRECTION(A_DIRECTION), .ROUND_REGS(ROUND_REGS)) u_a (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(a_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-        .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user));
+        .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user),
+        .kx_out(a_kx), .kx_in(41'd0));
     aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
-               .DIRECTION(DIRECTION_B), .ROUND_REGS(ROUND_REGS)) u_b (
+               .DIRECTION(DIRECTION_B), .ROUND_REGS(ROUND_REGS), .KX_EXT(KX_SHARE)) u_b (
         .clk(clk), .rst(rst), .zeroize(zeroize),
         .key_valid(key_go), .key_ready(b_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
         .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-        .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user));
+        .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .kx_out(),
+        /* verilator lint_on PINCONNECTEMPTY */
+        .kx_in(a_kx));
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_multi.sby (docs/formal.md) against abstract cores
