@@ -70,7 +70,9 @@
 //                       word valid, last word, word index [5:0], word [31:0]} (41 bits),
 //                       kx_out from this core's expander (KX_EXT = 0) or kx_in passed
 //                       through (KX_EXT = 1); kx_in is used only with KX_EXT = 1 (tie it
-//                       to zero otherwise). Round keys cross it, between two cores only.
+//                       to zero otherwise). Round keys cross it, between two cores only;
+//                       its word is zero while no expansion runs (the expander clears
+//                       its window with the last word and on rst / zeroize).
 // Timing (E0 = rising edge that transfers a block; Nr = 10/12/14 from the slot's key size,
 // 10 for a slot without a valid key)
 //   E0        : state <= block ^ first round key

@@ -8,7 +8,8 @@ key load the two cores' round-key stores and first-key stores are compared word 
 - test_rekey_under_traffic: keys of every legal size (and illegal ones) loaded into one
   slot while both cores stream blocks of the other slots (core B in both directions) with
   random gaps and backpressure; blocks of the loaded slot offered right after the load
-  edge must wait for the end of the expansion and use the new key.
+  edge must wait for the end of the expansion and use the new key; the share port's word is
+  zero once the expansion has ended.
 - test_zeroize_during_expansion: zeroize at every clock of an expansion; afterwards the
   slots are invalid on both cores (err results) and a reload works on both.
 """
@@ -131,6 +132,8 @@ async def test_rekey_under_traffic(dut):
             await RisingEdge(dut.clk)
         diff = p.stores_differ()
         assert not diff, f"round {r}: core B's stores differ from core A's after a {size}-byte load: {diff[:6]}"
+        # no key material stays on the share port between expansions (its word field)
+        assert int(dut.u_a.kx_out.value) & 0xFFFFFFFF == 0, f"round {r}: kx_out's word not zero after the expansion"
         # the new key (or the invalid slot) on both cores
         for _ in range(3):
             for s in SIDES:
