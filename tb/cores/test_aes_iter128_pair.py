@@ -19,53 +19,25 @@ import os
 
 import cocotb
 import pytest
-from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotb.triggers import ClockCycles, RisingEdge
 
 from aesip import ref, rtl, sim
-from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
+from aesip.tb.coredrv import load_key, random_pause, set_pause
 from aesip.tb.seed import run_seed, test_rng
-
-SIDES = ("a", "b")
-
-
-class IdleZeroSource(AxiStreamSource):
-    """Stream source with idle data and sideband 0 instead of X (aes_iter128's
-    s_axis_tready depends on the offered slot even while tvalid is low)."""
-    _init_x = False
+from aesip.tb.twoside import SIDES, TwoSides, start
 
 
-class Pair:
+class Pair(TwoSides):
+    """Both cores' block ports (aesip.tb.twoside), their directions and their key stores."""
+
     def __init__(self, dut):
-        self.dut = dut
+        super().__init__(dut, "core")
         self.slot_w = int(dut.SLOT_W.value)
         self.dir = {"a": int(dut.DIRECTION_A.value), "b": int(dut.DIRECTION_B.value)}
-        self.src = {s: IdleZeroSource(AxiStreamBus.from_prefix(dut, f"s_{s}_axis"), dut.clk, dut.rst)
-                    for s in SIDES}
-        self.snk = {s: AxiStreamSink(AxiStreamBus.from_prefix(dut, f"m_{s}_axis"), dut.clk, dut.rst)
-                    for s in SIDES}
-        self.expected = {s: [] for s in SIDES}
 
     def pick_dec(self, side: str, rng) -> bool:
         d = self.dir[side]
         return d == 1 or (d == 2 and rng.random() < 0.5)
-
-    async def send(self, side: str, slot: int, dec: bool, block: bytes, key: bytes | None) -> None:
-        self.expected[side].append(None if key is None else ref.ecb(key, block, dec))
-        await self.src[side].send(AxiStreamFrame(block, tuser=(slot << 1) | int(dec)))
-
-    async def check(self, side: str, n: int | None = None) -> None:
-        n = len(self.expected[side]) if n is None else n
-        for _ in range(n):
-            frame = await with_timeout(self.snk[side].recv(), 2_000_000, "ns")
-            exp = self.expected[side].pop(0)
-            data = bytes(frame.tdata)
-            err = frame.tuser if isinstance(frame.tuser, int) else int(frame.tuser[0])
-            if exp is None:
-                assert err == 1 and data == bytes(16), f"core {side}: error result expected, got err={err} {data.hex()}"
-            else:
-                assert err == 0, f"core {side}: err on a block of a loaded slot"
-                assert data == exp, f"core {side}: {data.hex()} != {exp.hex()}"
 
     def stores_differ(self) -> list[str]:
         """Rows where core B's round-key or first-key store differs from core A's."""
@@ -80,13 +52,8 @@ class Pair:
         return diff
 
 
-async def start(dut) -> Pair:
-    for side in SIDES:
-        getattr(dut, f"s_{side}_axis_tvalid").value = 0
-        getattr(dut, f"s_{side}_axis_tuser").value = 0
-        getattr(dut, f"s_{side}_axis_tdata").value = 0
-        getattr(dut, f"m_{side}_axis_tready").value = 0
-    await clock_and_reset(dut, 10)
+async def start_pair(dut) -> Pair:
+    await start(dut)
     return Pair(dut)
 
 
@@ -94,7 +61,7 @@ async def start(dut) -> Pair:
 async def test_rekey_under_traffic(dut):
     rng = test_rng("test_rekey_under_traffic")
     rounds = int(os.environ.get("AESIP_NRAND", "24"))
-    p = await start(dut)
+    p = await start_pair(dut)
     nslot = 1 << p.slot_w
     keys: dict[int, bytes | None] = {}
     for slot in range(nslot):
@@ -145,7 +112,7 @@ async def test_rekey_under_traffic(dut):
 @cocotb.test()
 async def test_zeroize_during_expansion(dut):
     rng = test_rng("test_zeroize_during_expansion")
-    p = await start(dut)
+    p = await start_pair(dut)
     # AES-256: 60 clocks of expansion; zeroize k clocks after the load edge
     for k in range(0, 64, 3):
         key = rng.randbytes(32)

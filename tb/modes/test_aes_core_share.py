@@ -24,18 +24,15 @@ Environment: AESIP_NRAND blocks per side in test_random (default 400).
 from __future__ import annotations
 
 import os
-import random
 
 import cocotb
 import pytest
-from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotb.triggers import ClockCycles, RisingEdge
 
 from aesip import ref, rtl, sim
-from aesip.tb.coredrv import clock_and_reset, load_key, random_pause, set_pause
+from aesip.tb.coredrv import load_key, random_pause, set_pause
 from aesip.tb.seed import run_seed, test_rng
-
-SIDES = ("a", "b")
+from aesip.tb.twoside import SIDES, TwoSides, start
 
 
 def key_sizes(nr_max: int) -> list[int]:
@@ -43,67 +40,24 @@ def key_sizes(nr_max: int) -> list[int]:
     return [n for n, nr in ref.ROUNDS.items() if nr <= nr_max]
 
 
-class IdleZeroSource(AxiStreamSource):
-    """cocotbext-axi's stream source, idle data and sideband driven 0 instead of X at
-    start: the core's s_axis_tready may depend on the offered slot (tuser) even while
-    tvalid is low (aes_iter128's slot rules), and the source samples tready every clock,
-    so an X there stops it on Icarus."""
-    _init_x = False
-
-
-class Share:
-    """Both sides' stream models and the expected results, per side in order."""
+class Share(TwoSides):
+    """Both sides of aes_core_share (aesip.tb.twoside) and the build's parameters."""
 
     def __init__(self, dut):
-        self.dut = dut
+        super().__init__(dut, "side")
         self.slot_w = int(dut.SLOT_W.value)
         self.depth = int(dut.DEPTH.value)
         self.nr_max = int(dut.NR_MAX.value)
         self.direction = int(dut.DIRECTION.value)
-        self.src = {s: IdleZeroSource(AxiStreamBus.from_prefix(dut, f"s_{s}_axis"), dut.clk, dut.rst)
-                    for s in SIDES}
-        self.snk = {s: AxiStreamSink(AxiStreamBus.from_prefix(dut, f"m_{s}_axis"), dut.clk, dut.rst)
-                    for s in SIDES}
-        self.expected = {s: [] for s in SIDES}
 
     def can_decrypt(self, side: str) -> bool:
         # side A is the chaining role: the engines never ask it to decrypt
         return side == "b" and self.direction == 2
 
-    async def send(self, side: str, slot: int, dec: bool, block: bytes, key: bytes | None) -> None:
-        """Offer one block; remember its expected result (None: an error result)."""
-        exp = None if key is None else ref.ecb(key, block, dec)
-        self.expected[side].append(exp)
-        await self.src[side].send(AxiStreamFrame(block, tuser=(slot << 1) | int(dec)))
-
-    async def check(self, side: str, n: int, timeout_ns: int = 2_000_000) -> None:
-        """Take the next `n` results of `side` and compare them with the expectations."""
-        for _ in range(n):
-            frame = await with_timeout(self.snk[side].recv(), timeout_ns, "ns")
-            exp = self.expected[side].pop(0)
-            data = bytes(frame.tdata)
-            err = int(frame.tuser) if not isinstance(frame.tuser, list) else int(frame.tuser[0])
-            if exp is None:
-                assert err == 1 and data == bytes(16), f"side {side}: error result expected, got err={err} {data.hex()}"
-            else:
-                assert err == 0, f"side {side}: unexpected err on a good block"
-                assert data == exp, f"side {side}: {data.hex()} != {exp.hex()}"
-
     def fifo_nonzero(self) -> list[str]:
         u = self.dut.u_share
         return [f"{nm}[{i}]" for nm in ("a_mem", "b_mem") for i in range(self.depth)
                 if int(getattr(u, nm)[i].value) != 0]
-
-
-async def start(dut) -> None:
-    """Inputs idle (Icarus leaves undriven inputs X), clock, reset. (load_key waits for
-    key_ready, so the key store's wipe after reset or zeroize needs no wait here.)"""
-    for side in SIDES:
-        getattr(dut, f"s_{side}_axis_tvalid").value = 0
-        getattr(dut, f"s_{side}_axis_tuser").value = 0
-        getattr(dut, f"s_{side}_axis_tdata").value = 0
-        getattr(dut, f"m_{side}_axis_tready").value = 0
-    await clock_and_reset(dut, 10)
 
 
 async def setup(dut, keys: dict[int, bytes]) -> Share:
