@@ -109,9 +109,16 @@ CHAIN_BLOCKS = 16
 # records are the CCM records of the 16-lane engine ('ccm-multi-aes128', ...) for AES-128
 # keys only: the bursts of 1, --ccm-packets and MULTI_PACKETS packets, and the
 # store-and-forward decryptions of 1 and --ccm-packets.
+# The multi-iter128-* variants are aes_mode_multi on PAIRS pairs of encrypt-only
+# aes_iter128 cores, one lane per pair (synthesis design ccm-multi-iter128, variants
+# enc-p3, enc-p4, enc-r2-p2: issue 13's packets in flight on iter128), every key size.
+# name -> (block core, LANES, parameter overrides)
 MULTI_VARIANTS = {
-    "multi-aes128": {"NR_MAX": 10, "DIRECTION_B": 0},
-    "multi-aes128-r2": {"NR_MAX": 10, "DIRECTION_B": 0, "ROUND_REGS": 2},
+    "multi-aes128": ("pipe", 16, {"NR_MAX": 10, "DIRECTION_B": 0}),
+    "multi-aes128-r2": ("pipe", 16, {"NR_MAX": 10, "DIRECTION_B": 0, "ROUND_REGS": 2}),
+    "multi-iter128-p3": ("iter128", 3, {"PAIRS": 3, "DIRECTION_B": 0}),
+    "multi-iter128-p4": ("iter128", 4, {"PAIRS": 4, "DIRECTION_B": 0}),
+    "multi-iter128-r2-p2": ("iter128", 2, {"PAIRS": 2, "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2}),
 }
 
 
@@ -287,13 +294,17 @@ def run_ccm_multi(simulator: str, sizes, packets: int, seed: int, lanes: int = M
                   bursts: bool = True, variant: str | None = None) -> tuple[list[dict], list[dict]]:
     """(CCM records, mismatching packets) for aes_mode_multi on aes_pipe; `bursts`: also
     the long bursts (MULTI_PACKETS), else 1 and `packets` only; `variant`: a
-    MULTI_VARIANTS build (AES-128 keys only, records named after it)."""
+    MULTI_VARIANTS build (its core and lanes; AES-128 keys only on the NR_MAX = 10 builds;
+    records named after it)."""
     name = variant or "multi-pipe"
-    rng = random.Random(f"{seed}-ccm-{name}" + ("" if lanes == MULTI_LANES else f"-lanes{lanes}"))
+    core, params = MULTI_CORE, None
+    if variant:
+        core, lanes, params = MULTI_VARIANTS[variant]
+    rng = random.Random(f"{seed}-ccm-{name}" + ("" if lanes == MULTI_LANES or variant else f"-lanes{lanes}"))
     counts = sorted({1, packets, *(MULTI_PACKETS if bursts else ())})
     cmds, meas = engine_bench.plan(rng, sizes, packets, counts=counts,
-                                   **({"key_bits": (128,)} if variant else {}))
-    res = simulate_multi(simulator, cmds, lanes, params=MULTI_VARIANTS[variant] if variant else None)["results"]
+                                   **({"key_bits": (128,)} if params and params.get("NR_MAX") == 10 else {}))
+    res = simulate_multi(simulator, cmds, lanes, core, params=params)["results"]
     _n, bad = engine_bench.check(cmds, res)
     recs = engine_bench.records(name, simulator, res, meas)
     for r in recs:
@@ -456,7 +467,8 @@ def bench_main(args) -> int:
                                                   seed, params=ENGINE_VARIANTS[e][2], variant=e))
             ccmp_recs.extend(recs or [])
     for e in [e for e in cores if e in MULTI_VARIANTS] if sizes else []:
-        recs = measure(f"ccm-{e}", f"aes_mode_multi, {MULTI_LANES} lanes, with {MULTI_VARIANTS[e]}",
+        recs = measure(f"ccm-{e}", f"aes_mode_multi on {MULTI_VARIANTS[e][0]}, {MULTI_VARIANTS[e][1]} lanes, "
+                       f"with {MULTI_VARIANTS[e][2]}",
                        "packet(s) differ from the reference",
                        lambda: run_ccm_multi(args.sim, sizes, args.ccm_packets, seed, variant=e))
         ccm_recs.extend(recs or [])

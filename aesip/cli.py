@@ -69,9 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
                   "iter128-1c: the CCM mode engine on one shared aes_iter128 with ROUND_STAGES = 2 "
                   "(CORES = 1), encrypt-only (ccm-iter128-1c), measured only when named; "
                   "multi-aes128 / multi-aes128-r2: aes_mode_multi with 16 lanes on AES-128 encrypt-only "
-                  "pipelines (ROUND_REGS 1 / 2), CCM records for AES-128 keys, measured only when named",
+                  "pipelines (ROUND_REGS 1 / 2), CCM records for AES-128 keys, measured only when named; "
+                  "multi-iter128-p3 / -p4 / -r2-p2: aes_mode_multi on 3 / 4 / 2 pairs of encrypt-only "
+                  "aes_iter128 cores (PAIRS, one lane per pair; -r2: ROUNDS_PER_CLK = 2), CCM records, "
+                  "measured only when named",
                   choices=rtl.CORE_NAMES + ["iter128-1st", "iter128-2st", "iter128-2st-enc", "iter128-r2",
-                                            "iter128-1c", "multi-aes128", "multi-aes128-r2"])
+                                            "iter128-1c", "multi-aes128", "multi-aes128-r2", "multi-iter128-p3",
+                                            "multi-iter128-p4", "multi-iter128-r2-p2"])
     b.add_argument("--json", action="store_true", help="print a JSON list of records")
     b.add_argument("--blocks", type=int, default=64, metavar="N",
                    help="blocks streamed back to back per measurement (default 64)")

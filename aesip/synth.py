@@ -146,6 +146,17 @@ VARIANTS[MULTI_DESIGN] = {"default": {"CORE": "pipe"}, "lanes16": {"CORE": "pipe
 VARIANTS[MULTI_DESIGN]["lanes16-aes128"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0}
 VARIANTS[MULTI_DESIGN]["lanes16-aes128-r2"] = {"CORE": "pipe", "LANES": 16, "NR_MAX": 10, "DIRECTION_B": 0,
                                                "ROUND_REGS": 2}
+# aes_mode_multi on aes_iter128 with several core pairs (PAIRS; issue 13's packets in
+# flight): design "ccm-multi-iter128". Encrypt-only cores (ECB/CBC decryption refused with
+# OP), one lane per pair (a one-stage core carries one lane's steps back to back, so more
+# lanes per pair would not add payload per clock, only lane area): 3 pairs at one round
+# per clock, 4 pairs, and 2 pairs at two rounds per clock (docs/mode_engine.md).
+MULTI_ITER_DESIGN = "ccm-multi-iter128"
+VARIANTS[MULTI_ITER_DESIGN] = {
+    "enc-p3": {"CORE": "iter128", "LANES": 3, "PAIRS": 3, "DIRECTION_B": 0},
+    "enc-p4": {"CORE": "iter128", "LANES": 4, "PAIRS": 4, "DIRECTION_B": 0},
+    "enc-r2-p2": {"CORE": "iter128", "LANES": 2, "PAIRS": 2, "DIRECTION_B": 0, "ROUNDS_PER_CLK": 2},
+}
 # tdea_mode_engine (TDEA ECB/CBC, rtl/modes/tdea_mode_engine.v, docs/tdea.md) on each TDEA
 # core: designs "tdea-modes-iter" / "tdea-modes-pipe", defaults otherwise (SLOT_W=2,
 # LEN_W=32, BUF_AW=6, INFL_AW=6).
@@ -173,7 +184,7 @@ for _design, _core in CCMP_DESIGNS.items():
 # the same with two rounds per clock in both cores (aes_iter128 ROUNDS_PER_CLK = 2)
 VARIANTS["ccmp-iter128"]["r2"] = {"CORE": "iter128", "ROUNDS_PER_CLK": 2}
 # every synthesis design, in the order of the published table
-DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN] + list(CCMP_DESIGNS) \
+DESIGNS = list(rtl.CORE_NAMES) + list(MODE_ENGINE_DESIGNS) + [MULTI_DESIGN, MULTI_ITER_DESIGN] + list(CCMP_DESIGNS) \
     + list(rtl.TDEA_CORE_NAMES) + list(TDEA_ENGINE_DESIGNS) + list(CHAN_DESIGNS)
 
 
@@ -182,7 +193,7 @@ def synth_top(design: str) -> str:
         return rtl.CCMP_TOP
     if design in CHAN_DESIGNS:
         return rtl.CHAN_TOP
-    if design == MULTI_DESIGN:
+    if design in (MULTI_DESIGN, MULTI_ITER_DESIGN):
         return rtl.MULTI_TOP
     if design in TDEA_ENGINE_DESIGNS:
         return rtl.TDEA_ENGINE_TOP
@@ -196,6 +207,8 @@ def synth_sources(design: str) -> list[Path]:
         return rtl.chan_sources()
     if design == MULTI_DESIGN:
         return rtl.multi_sources("pipe")
+    if design == MULTI_ITER_DESIGN:
+        return rtl.multi_sources("iter128")
     if design in TDEA_ENGINE_DESIGNS:
         return rtl.tdea_engine_sources(TDEA_ENGINE_DESIGNS[design])
     if design in MODE_ENGINE_DESIGNS:
@@ -773,7 +786,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", action="append", choices=DESIGNS,
                    help="synthesis design (repeatable; default: all): a block core, "
                         "ccm-<core> for the mode engine built on that block core, or "
-                        f"{MULTI_DESIGN} for aes_mode_multi")
+                        f"{MULTI_DESIGN} / {MULTI_ITER_DESIGN} for aes_mode_multi")
     p.add_argument("--target", action="append", choices=TARGETS,
                    help="target (repeatable; default: xc7 and ecp5, plus ice40 for iter32)")
     p.add_argument("--variant", action="append",

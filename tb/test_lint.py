@@ -184,6 +184,16 @@ MODE_CASES = [
                  {"CORE": "iter128", "DIRECTION_B": 0, "CORES": 1, "ROUND_STAGES": 2}, id="engine-enc-1c"),
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "IN_AW": 2},
                  id="multi-lanes3"),
+    # several core pairs (PAIRS; LANES 5 is not a multiple of 2), two-stage encrypt-only
+    # cores and two-rounds-per-clock ones (synth ccm-multi-iter128)
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"),
+                 {"CORE": "iter128", "LANES": 5, "IN_AW": 2, "PAIRS": 2, "ROUND_STAGES": 2, "DIRECTION_B": 0},
+                 id="multi-pairs2-2st"),
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter128"),
+                 {"CORE": "iter128", "LANES": 3, "IN_AW": 2, "PAIRS": 3, "ROUNDS_PER_CLK": 2},
+                 id="multi-pairs3-r2"),
+    pytest.param(rtl.MULTI_TOP, rtl.multi_sources("iter32"), {"CORE": "iter32", "LANES": 2, "IN_AW": 2, "PAIRS": 2},
+                 id="multi-iter32-pairs2"),
     # the encrypt-only AES-128 pipelines with 2 registers per round (synth lanes16-aes128-r2)
     pytest.param(rtl.MULTI_TOP, rtl.multi_sources("pipe"),
                  {"CORE": "pipe", "LANES": 3, "IN_AW": 2, "NR_MAX": 10, "DIRECTION_B": 0, "ROUND_REGS": 2},

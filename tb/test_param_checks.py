@@ -31,6 +31,12 @@ def _files(sources: list[Path]) -> list[str]:
 BAD = [
     ("multi-lanes1", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 1},
      "aes_mode_multi_LANES_below_2", "aes_mode_multi: LANES must be >= 2"),
+    ("multi-pairs4", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "LANES": 3, "PAIRS": 4},
+     "aes_mode_multi_PAIRS_not_1_to_LANES", "aes_mode_multi: PAIRS must be 1 .. LANES"),
+    ("multi-pairs0", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "PAIRS": 0},
+     "aes_mode_multi_PAIRS_not_1_to_LANES", "aes_mode_multi: PAIRS must be 1 .. LANES"),
+    ("multi-pipe-stages2", rtl.MULTI_TOP, rtl.multi_sources("pipe"), {"CORE": "pipe", "ROUND_STAGES": 2},
+     "aes_core_ROUND_STAGES_without_iter128", "aes_core: ROUND_STAGES must be 1 unless CORE is iter128"),
     ("multi-dirb1", rtl.MULTI_TOP, rtl.multi_sources("iter128"), {"CORE": "iter128", "DIRECTION_B": 1},
      "aes_mode_multi_DIRECTION_B_not_0_or_2", "aes_mode_multi: DIRECTION_B must be 0 or 2"),
     ("multi-iter32-dirb0", rtl.MULTI_TOP, rtl.multi_sources("iter32"), {"CORE": "iter32", "DIRECTION_B": 0},

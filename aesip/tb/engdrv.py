@@ -26,12 +26,13 @@ def sel_engine(sel):
 def engine_cores(eng) -> list:
     """The aes_core instances of a mode engine handle: aes_mode_engine builds cores A and B
     (g_two.u_a, g_two.u_b) or, with CORES = 1, one core shared by both roles
-    (g_one.u_ab.u_core, inside aes_core_share); aes_mode_multi has u_a and u_b."""
+    (g_one.u_ab.u_core, inside aes_core_share); aes_mode_multi has PAIRS pairs
+    (g_pair[p].u_a, g_pair[p].u_b)."""
     if hasattr(eng, "g_one"):
         return [eng.g_one.u_ab.u_core]
     if hasattr(eng, "g_two"):
         return [eng.g_two.u_a, eng.g_two.u_b]
-    return [eng.u_a, eng.u_b]
+    return [c for p in range(int(eng.PAIRS.value)) for c in (eng.g_pair[p].u_a, eng.g_pair[p].u_b)]
 
 
 def engine_core(eng) -> str:

@@ -13,7 +13,8 @@
 //     iff its aad_len or payload_len field is nonzero, exactly the rule by which a lane
 //     consumes beats (including command-rejected packets, which are drained, and
 //     framing errors). A small FIFO only reduces the overlap, never correctness.
-//   * Cores: per core a round-robin arbiter among the lanes that request a block; the
+//   * Cores: PAIRS pairs of cores A and B; lane l uses pair l mod PAIRS.
+//     Per core a round-robin arbiter among its lanes that request a block; the
 //     core's sideband tag carries the lane index, and each result goes back by tag to
 //     that lane, through a per-lane capture register when the lane does not take it in
 //     the cycle it leaves the core. Every lane has at most one block outstanding per
@@ -86,6 +87,18 @@
 //               the pipeline latency, and so to every step of a lane's serial CBC-MAC
 //               chain: the lanes fill both pipelines only while LANES is at least about
 //               the latency (docs/mode_engine.md, "Several packets in flight")
+//   ROUND_STAGES : CORE "iter128" only (1 otherwise): 1 (default) or 2 registers per round
+//               in every core (aes_iter128: a round in two clocks, two blocks in flight,
+//               so two lanes of a pair share each core step; docs/iter128.md)
+//   ROUNDS_PER_CLK : CORE "iter128" only (1 otherwise): 1 (default) or 2 rounds per clock
+//               in every core (with ROUND_STAGES = 1; docs/iter128.md)
+//   PAIRS     : number of core pairs, 1 (default) .. LANES. Lane l uses pair l mod PAIRS
+//               (a core A and a core B with their own round-robin arbiters among those
+//               lanes); every pair gets every key load in the same clock. With CORE
+//               "iter128" only pair 0's core A expands keys: every other core takes its
+//               expansion (aes_iter128 KX_EXT). The payload rate with packets in flight
+//               scales with PAIRS for the iterative cores (one CCM step of a lane per
+//               core latency per pair); aes_pipe is already filled by one pair.
 // Ports: exactly those of aes_mode_engine
 //   clk, rst                          : clock, sync active-high reset (clears lanes, FIFOs,
 //                                       arbiters, capture registers, cores)
@@ -124,7 +137,10 @@ module aes_mode_multi #(
     parameter IN_AW     = 7,
     parameter NR_MAX    = 14,
     parameter DIRECTION_B = 2,
-    parameter ROUND_REGS = 1
+    parameter ROUND_REGS = 1,
+    parameter ROUND_STAGES = 1,
+    parameter ROUNDS_PER_CLK = 1,
+    parameter PAIRS = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -160,7 +176,7 @@ module aes_mode_multi #(
     `include "aes_mode_if.vh"   // command/status beat layout (data/mode_engine.yaml)
 
     // ---------------------------------------------------------------- parameter checks
-    // (CORE, SBOX_IMPL and ROUND_REGS are checked by aes_core)
+    // (CORE, SBOX_IMPL, ROUND_REGS, ROUND_STAGES and ROUNDS_PER_CLK are checked by aes_core)
     generate
         `AESIP_CHECK(SLOT_W >= 1 && SLOT_W <= 8, aes_mode_multi_SLOT_W_not_1_to_8,
                      "aes_mode_multi: SLOT_W must be 1 .. 8")
@@ -175,6 +191,8 @@ module aes_mode_multi #(
                      "aes_mode_multi: DIRECTION_B must be 0 or 2")
         `AESIP_CHECK(DIRECTION_B == 2 || CORE != "iter32", aes_mode_multi_iter32_DIRECTION_B_not_2,
                      "aes_mode_multi: CORE iter32 needs DIRECTION_B = 2")
+        `AESIP_CHECK(PAIRS >= 1 && PAIRS <= LANES, aes_mode_multi_PAIRS_not_1_to_LANES,
+                     "aes_mode_multi: PAIRS must be 1 .. LANES")
     endgenerate
 
     localparam LW = (LANES > 1) ? $clog2(LANES) : 1;   // lane index width (= core tag width)
@@ -315,44 +333,37 @@ module aes_mode_multi #(
     end
 
     // ---------------------------------------------------------------- shared cores: requests
-    reg  [LW-1:0] a_rr, b_rr;     // round-robin pointers: lane after the last one served
-    wire [LW:0] a_pick = rr_pick(a_req_valid, a_rr);
-    wire [LW:0] b_pick = rr_pick(b_req_valid, b_rr);
-    wire [LW-1:0] a_sel = a_pick[LW-1:0];
-    wire [LW-1:0] b_sel = b_pick[LW-1:0];
-    wire a_s_valid = a_pick[LW];
-    wire b_s_valid = b_pick[LW];
-    wire a_s_ready, b_s_ready;
-    wire [127:0] a_s_data = a_req_data[BLOCK_W*a_sel +: BLOCK_W];
-    wire [127:0] b_s_data = b_req_data[BLOCK_W*b_sel +: BLOCK_W];
-    wire [LW+SU-1:0] a_s_user = {a_sel, a_req_user[SU*a_sel +: SU]};   // {tag = lane, slot, dec}
-    wire [LW+SU-1:0] b_s_user = {b_sel, b_req_user[SU*b_sel +: SU]};
+    // per pair p (flattened buses, pair p's slice): the lane each core serves next, its
+    // handshake and its result; the arbiters are in g_pair below
+    wire [LW*PAIRS-1:0]     a_sel, b_sel;
+    wire [PAIRS-1:0]        a_s_valid, b_s_valid, a_s_ready, b_s_ready;
+    wire [PAIRS-1:0]        a_m_valid, b_m_valid;
+    wire [BLOCK_W*PAIRS-1:0] a_m_data, b_m_data;
+    wire [(LW+1)*PAIRS-1:0] a_m_user, b_m_user;   // {tag = lane, err}
 
-    always @(posedge clk) begin
-        if (rst) begin
-            a_rr <= {LW{1'b0}}; b_rr <= {LW{1'b0}};
-        end else begin
-            if (a_s_valid && a_s_ready) a_rr <= next_lane(a_sel);
-            if (b_s_valid && b_s_ready) b_rr <= next_lane(b_sel);
+    // the lanes of pair p: lane l with l mod PAIRS == p
+    function automatic [LANES-1:0] pair_lanes;
+        input integer p;
+        integer i;
+        begin
+            pair_lanes = {LANES{1'b0}};
+            for (i = 0; i < LANES; i = i + 1)
+                if (i % PAIRS == p) pair_lanes[i] = 1'b1;
         end
-    end
-
-    // ---------------------------------------------------------------- shared cores: results
-    wire a_m_valid, b_m_valid;
-    wire [127:0] a_m_data, b_m_data;
-    wire [LW:0] a_m_user, b_m_user;   // {tag = lane, err}
+    endfunction
 
     // ---------------------------------------------------------------- lanes
     genvar g;
     generate
         for (g = 0; g < LANES; g = g + 1) begin : g_lane
             localparam [LW-1:0] IDX = g;
+            localparam integer P = g % PAIRS;    // this lane's core pair
             assign l_cmd_valid[g] = s_axis_cmd_tvalid && (c_lane == IDX) && !q_v[g] && !cmd_hold;
             assign in_wr_valid[g] = s_axis_tvalid && d_pend && d_data && !d_drop && (d_lane == IDX) && !zeroize;
             assign l_m_ready[g]   = (o_lane == IDX) && o_data && m_axis_tready;
             assign l_sts_ready[g] = (o_lane == IDX) && o_stsph && m_axis_sts_tready;
-            assign a_req_ready[g] = a_s_valid && (a_sel == IDX) && a_s_ready;
-            assign b_req_ready[g] = b_s_valid && (b_sel == IDX) && b_s_ready;
+            assign a_req_ready[g] = a_s_valid[P] && (a_sel[LW*P +: LW] == IDX) && a_s_ready[P];
+            assign b_req_ready[g] = b_s_valid[P] && (b_sel[LW*P +: LW] == IDX) && b_s_ready[P];
             // the lane's blocks use the bank its packet took at its command
             assign a_req_user[SU*g+1] = l_bank[g];
             assign b_req_user[SU*g+1] = l_bank[g];
@@ -361,26 +372,30 @@ module aes_mode_multi #(
             // the lane's capture register (one per core)
             reg a_cap_v, a_cap_e, b_cap_v, b_cap_e;
             reg [127:0] a_cap_d, b_cap_d;
-            wire a_hit = a_m_valid && (a_m_user[LW:1] == IDX);
-            wire b_hit = b_m_valid && (b_m_user[LW:1] == IDX);
+            wire [LW:0]    a_mu = a_m_user[(LW+1)*P +: LW+1];
+            wire [LW:0]    b_mu = b_m_user[(LW+1)*P +: LW+1];
+            wire [127:0]   a_md = a_m_data[BLOCK_W*P +: BLOCK_W];
+            wire [127:0]   b_md = b_m_data[BLOCK_W*P +: BLOCK_W];
+            wire a_hit = a_m_valid[P] && (a_mu[LW:1] == IDX);
+            wire b_hit = b_m_valid[P] && (b_mu[LW:1] == IDX);
             assign a_res_valid[g] = a_cap_v || a_hit;
             assign b_res_valid[g] = b_cap_v || b_hit;
-            assign a_res_data[BLOCK_W*g +: BLOCK_W] = a_cap_v ? a_cap_d : a_m_data;
-            assign b_res_data[BLOCK_W*g +: BLOCK_W] = b_cap_v ? b_cap_d : b_m_data;
-            assign a_res_err[g] = a_cap_v ? a_cap_e : a_m_user[0];
-            assign b_res_err[g] = b_cap_v ? b_cap_e : b_m_user[0];
+            assign a_res_data[BLOCK_W*g +: BLOCK_W] = a_cap_v ? a_cap_d : a_md;
+            assign b_res_data[BLOCK_W*g +: BLOCK_W] = b_cap_v ? b_cap_d : b_md;
+            assign a_res_err[g] = a_cap_v ? a_cap_e : a_mu[0];
+            assign b_res_err[g] = b_cap_v ? b_cap_e : b_mu[0];
             always @(posedge clk) begin
                 if (rst) begin
                     a_cap_v <= 1'b0; a_cap_e <= 1'b0; a_cap_d <= 128'd0;
                     b_cap_v <= 1'b0; b_cap_e <= 1'b0; b_cap_d <= 128'd0;
                 end else begin
                     if (a_hit && !a_res_ready[g]) begin
-                        a_cap_v <= 1'b1; a_cap_e <= a_m_user[0]; a_cap_d <= a_m_data;
+                        a_cap_v <= 1'b1; a_cap_e <= a_mu[0]; a_cap_d <= a_md;
                     end else if (a_res_ready[g]) begin   // taken: leave no keystream / MAC state behind
                         a_cap_v <= 1'b0; a_cap_e <= 1'b0; a_cap_d <= 128'd0;
                     end
                     if (b_hit && !b_res_ready[g]) begin
-                        b_cap_v <= 1'b1; b_cap_e <= b_m_user[0]; b_cap_d <= b_m_data;
+                        b_cap_v <= 1'b1; b_cap_e <= b_mu[0]; b_cap_d <= b_md;
                     end else if (b_res_ready[g]) begin
                         b_cap_v <= 1'b0; b_cap_e <= 1'b0; b_cap_d <= 128'd0;
                     end
@@ -432,7 +447,8 @@ module aes_mode_multi #(
     // Key slots (double-buffered, see "Key slots" at the top): a load of logical slot s
     // goes into physical slot {s, !bank[s]}; ld_pend holds it until both cores have
     // expanded it, then bank[s] flips. A lane takes bank[slot] with its command.
-    wire a_key_ready, b_key_ready;
+    wire [PAIRS-1:0] a_key_ready, b_key_ready;
+    wire all_key_ready = (&a_key_ready) && (&b_key_ready);
     // The bank a new key goes into: one that no lane's packet uses (a physical slot
     // never changes under a packet). The inactive bank !bank[s] unless a packet begun
     // before the previous load of s still runs on it while none runs on the active bank
@@ -454,13 +470,13 @@ module aes_mode_multi #(
     wire key_bank = (key_busy_oth && !key_busy_act) ? bank[key_slot] : ~bank[key_slot];
     wire [PW-1:0] key_pslot = {key_slot, key_bank};
     wire key_slot_busy = key_busy_act && key_busy_oth;
-    assign key_ready = !ld_pend && a_key_ready && b_key_ready && !key_slot_busy;
+    assign key_ready = !ld_pend && all_key_ready && !key_slot_busy;
     wire key_go = key_valid && key_ready;
     // while a load runs the cores see its slot on key_slot (and key_valid low): their
     // key_ready is high again exactly when its expansion is over (no block of that
     // physical slot can be in a core: no packet uses it)
     wire [PW-1:0] core_key_slot = ld_pend ? ld_pslot : key_pslot;
-    wire ld_done = ld_pend && a_key_ready && b_key_ready;
+    wire ld_done = ld_pend && all_key_ready;
 
     always @(posedge clk) begin
         if (rst || zeroize) begin
@@ -494,27 +510,69 @@ module aes_mode_multi #(
     // so it is built encrypt-only where the core allows it (aes_iter32 shares one
     // datapath for both directions and is always built with both).
     localparam A_DIRECTION = (CORE == "iter32") ? 2 : 0;
-    // One key expansion for both cores ("iter128": core B has none and takes core A's,
-    // aes_iter128 KX_EXT; both get every key load in the same clock, key_go)
+    // One key expansion for every core ("iter128": only pair 0's core A has one, every
+    // other core takes its stream, aes_iter128 KX_EXT; all get every key load in the
+    // same clock, key_go)
     localparam KX_SHARE = (CORE == "iter128") ? 1 : 0;
-    wire [40:0] a_kx;
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
-               .DIRECTION(A_DIRECTION), .ROUND_REGS(ROUND_REGS)) u_a (
-        .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(a_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
-        .s_axis_tvalid(a_s_valid), .s_axis_tready(a_s_ready), .s_axis_tdata(a_s_data), .s_axis_tuser(a_s_user),
-        .m_axis_tvalid(a_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data), .m_axis_tuser(a_m_user),
-        .kx_out(a_kx), .kx_in(41'd0));
-    aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
-               .DIRECTION(DIRECTION_B), .ROUND_REGS(ROUND_REGS), .KX_EXT(KX_SHARE)) u_b (
-        .clk(clk), .rst(rst), .zeroize(zeroize),
-        .key_valid(key_go), .key_ready(b_key_ready), .key_slot(core_key_slot), .key_bytes(key_bytes), .key_data(key_data),
-        .s_axis_tvalid(b_s_valid), .s_axis_tready(b_s_ready), .s_axis_tdata(b_s_data), .s_axis_tuser(b_s_user),
-        .m_axis_tvalid(b_m_valid), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data), .m_axis_tuser(b_m_user),
-        /* verilator lint_off PINCONNECTEMPTY */
-        .kx_out(),
-        /* verilator lint_on PINCONNECTEMPTY */
-        .kx_in(a_kx));
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [41*PAIRS-1:0] a_kx;    // pair p's core A expansion stream (only pair 0's is used)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [40:0] kx_shared = KX_SHARE ? a_kx[40:0] : 41'd0;
+    genvar gp;
+    generate
+        for (gp = 0; gp < PAIRS; gp = gp + 1) begin : g_pair
+            localparam [LANES-1:0] MASK = pair_lanes(gp);
+            localparam A_KX_EXT = (gp == 0) ? 0 : KX_SHARE;
+            // round robin among this pair's lanes: rr = the lane after the last one served
+            reg  [LW-1:0] a_rr, b_rr;
+            wire [LW:0] a_pick = rr_pick(a_req_valid & MASK, a_rr);
+            wire [LW:0] b_pick = rr_pick(b_req_valid & MASK, b_rr);
+            wire [LW-1:0] as = a_pick[LW-1:0];
+            wire [LW-1:0] bs = b_pick[LW-1:0];
+            assign a_sel[LW*gp +: LW] = as;
+            assign b_sel[LW*gp +: LW] = bs;
+            assign a_s_valid[gp] = a_pick[LW];
+            assign b_s_valid[gp] = b_pick[LW];
+            wire [127:0] a_s_data = a_req_data[BLOCK_W*as +: BLOCK_W];
+            wire [127:0] b_s_data = b_req_data[BLOCK_W*bs +: BLOCK_W];
+            wire [LW+SU-1:0] a_s_user = {as, a_req_user[SU*as +: SU]};   // {tag = lane, slot, dec}
+            wire [LW+SU-1:0] b_s_user = {bs, b_req_user[SU*bs +: SU]};
+            always @(posedge clk) begin
+                if (rst) begin
+                    a_rr <= {LW{1'b0}}; b_rr <= {LW{1'b0}};
+                end else begin
+                    if (a_s_valid[gp] && a_s_ready[gp]) a_rr <= next_lane(as);
+                    if (b_s_valid[gp] && b_s_ready[gp]) b_rr <= next_lane(bs);
+                end
+            end
+
+            aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
+                       .DIRECTION(A_DIRECTION), .ROUND_REGS(ROUND_REGS), .ROUND_STAGES(ROUND_STAGES),
+                       .ROUNDS_PER_CLK(ROUNDS_PER_CLK), .KX_EXT(A_KX_EXT)) u_a (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(a_key_ready[gp]), .key_slot(core_key_slot), .key_bytes(key_bytes),
+                .key_data(key_data),
+                .s_axis_tvalid(a_s_valid[gp]), .s_axis_tready(a_s_ready[gp]), .s_axis_tdata(a_s_data),
+                .s_axis_tuser(a_s_user),
+                .m_axis_tvalid(a_m_valid[gp]), .m_axis_tready(1'b1), .m_axis_tdata(a_m_data[BLOCK_W*gp +: BLOCK_W]),
+                .m_axis_tuser(a_m_user[(LW+1)*gp +: LW+1]),
+                .kx_out(a_kx[41*gp +: 41]), .kx_in(A_KX_EXT ? kx_shared : 41'd0));
+            aes_core #(.CORE(CORE), .SBOX_IMPL(SBOX_IMPL), .SLOT_W(PW), .TAG_W(LW), .NR_MAX(NR_MAX),
+                       .DIRECTION(DIRECTION_B), .ROUND_REGS(ROUND_REGS), .ROUND_STAGES(ROUND_STAGES),
+                       .ROUNDS_PER_CLK(ROUNDS_PER_CLK), .KX_EXT(KX_SHARE)) u_b (
+                .clk(clk), .rst(rst), .zeroize(zeroize),
+                .key_valid(key_go), .key_ready(b_key_ready[gp]), .key_slot(core_key_slot), .key_bytes(key_bytes),
+                .key_data(key_data),
+                .s_axis_tvalid(b_s_valid[gp]), .s_axis_tready(b_s_ready[gp]), .s_axis_tdata(b_s_data),
+                .s_axis_tuser(b_s_user),
+                .m_axis_tvalid(b_m_valid[gp]), .m_axis_tready(1'b1), .m_axis_tdata(b_m_data[BLOCK_W*gp +: BLOCK_W]),
+                .m_axis_tuser(b_m_user[(LW+1)*gp +: LW+1]),
+                /* verilator lint_off PINCONNECTEMPTY */
+                .kx_out(),
+                /* verilator lint_on PINCONNECTEMPTY */
+                .kx_in(kx_shared));
+        end
+    endgenerate
 `ifdef FORMAL
     // ------------------------------------------------------------------ formal properties
     // Proven by formal/aes_mode_multi.sby (docs/formal.md) against abstract cores

@@ -144,6 +144,8 @@ CASES = [
     ("icarus", {"SLOT_W": 2}),
     # ccm-iter128 enc: both encrypt-only
     ("verilator", {"SLOT_W": 1, "DIRECTION_B": 0}),
+    # two-stage cores (aes_mode_multi with ROUND_STAGES = 2 shares the expansion as well)
+    ("verilator", {"SLOT_W": 2, "ROUND_STAGES": 2}),
 ]
 
 

@@ -37,7 +37,7 @@ from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aesip import ref, rtl
 from aesip.tb.coredrv import load_key
-from aesip.tb.engdrv import EngineDriver, Packet, expect
+from aesip.tb.engdrv import EngineDriver, Packet, engine_core, expect
 from aesip.tb.engsoak import Events, monitor
 from aesip.tb.seed import test_rng
 from tb.modes.test_aes_mode_engine import ENC_ONLY, FUNCTIONAL, SECURITY, case, run_mode_engine, soak_packets
@@ -51,6 +51,24 @@ from tb.modes.test_aes_mode_engine import (test_ccm_cavp, test_sp800_38a, test_r
 AAD, NONCE, TAG = 32, 13, 8
 
 
+def step_clocks(dut) -> tuple[int, int]:
+    """(L, T) for AES-128 CCM on the DUT's cores: L = clocks of one step of a lane alone
+    (core latency + 1), T = clocks a pair needs per step once its lanes keep its cores
+    busy (one block each into core A and core B; aes_pipe: 1, a block per clock).
+    aes_pipe: L = NR_MAX * ROUND_REGS + 1 (docs/pipe.md); aes_iter128 (docs/iter128.md):
+    one-stage L = 10 / ROUNDS_PER_CLK + 1 with one block in a core at a time, T = L;
+    two-stage (ROUND_STAGES = 2) L = 2 * 10 + 2 with two blocks in a core, T = L / 2."""
+    core = engine_core(dut)
+    if core == "pipe":
+        return int(dut.NR_MAX.value) * int(dut.ROUND_REGS.value) + 1, 1
+    if core != "iter128":
+        raise ValueError(f"test_throughput: no step model for core {core}")
+    if int(dut.ROUND_STAGES.value) == 2:
+        return 22, 11
+    step = 10 // int(dut.ROUNDS_PER_CLK.value) + 1
+    return step, step
+
+
 @cocotb.test()
 async def test_throughput(dut):
     """16 x 1500-byte CCM packets back to back within the bound of the module docstring."""
@@ -58,7 +76,7 @@ async def test_throughput(dut):
     npk = int(os.environ.get("AESIP_TPUT_PKTS", "16"))
     size = int(os.environ.get("AESIP_TPUT_BYTES", "1500"))
     lanes = int(dut.LANES.value)
-    lat = int(dut.NR_MAX.value) * int(dut.ROUND_REGS.value) + 1     # aes_pipe latency (docs/pipe.md)
+    lat, per_pair = step_clocks(dut)
     drv = EngineDriver(dut)
     await drv.start()
     key = rng.randbytes(16)
@@ -96,14 +114,20 @@ async def test_throughput(dut):
     steps = 1 + math.ceil((AAD + 2) / 16) + m           # per packet
     beats = math.ceil(AAD / 16) + m
     waves = math.ceil(npk / lanes)
-    bound = waves * steps * (lat + 2) + (min(npk, lanes) - 1) * beats + 200
+    pairs = int(dut.PAIRS.value)
+    per = math.ceil(lanes / pairs)                       # lanes of the busiest pair
+    bound = waves * steps * max(lat + 2, per * per_pair + 2) + (min(npk, lanes) - 1) * beats + 200
     single = npk * steps * lat
     blocks = npk * ((1 + math.ceil((AAD + 2) / 16) + m) + (1 + m))
-    dut._log.info("LANES=%d, pipeline latency %d: %d packets of %d B in %d cycles (bound %d; one at a time ~%d): "
-                  "%.2f payload bits/cycle, %.3f AES blocks per clock per pipeline",
-                  lanes, lat, npk, size, cycles, bound, single, 8 * size * npk / cycles, blocks / cycles / 2)
+    # the speed-up over one packet at a time: up to the number of lanes whose steps the
+    # cores can carry at once (aes_pipe: all; iterative cores: L / T per pair)
+    par = min(npk, lanes, pairs * max(1, lat // per_pair))
+    dut._log.info("LANES=%d PAIRS=%d, step %d clocks (%d per pair when busy): %d packets of %d B in %d cycles "
+                  "(bound %d; one at a time ~%d): %.2f payload bits/cycle, %.3f AES blocks per clock per core",
+                  lanes, pairs, lat, per_pair, npk, size, cycles, bound, single, 8 * size * npk / cycles,
+                  blocks / cycles / (2 * pairs))
     assert cycles <= bound, f"{cycles} cycles > bound {bound}"
-    assert cycles * min(npk, lanes) / 3 <= single, f"{cycles} cycles: not {min(npk, lanes) / 3:.2f}x faster than {single}"
+    assert cycles * par / 3 <= single, f"{cycles} cycles: not {par / 3:.2f}x faster than {single}"
     await ClockCycles(dut.clk, 20)
     assert drv.out.empty() and drv.sts.empty(), "extra output"
 
@@ -232,6 +256,20 @@ CASES = [
     case("enc-only", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 7, "NR_MAX": 10, "DIRECTION_B": 0,
                                    "ROUND_REGS": 2}, ENC_ONLY + THROUGHPUT,
          {"AESIP_CAVP": "some", "AESIP_NRAND": "100"}),
+    # several pairs of iterative cores (PAIRS): two-stage encrypt-only aes_iter128 (5 lanes
+    # on 2 pairs: 3 and 2 lanes), and three pairs at two rounds per clock
+    case("pairs", "verilator", {"CORE": "iter128", "LANES": 5, "IN_AW": 7, "PAIRS": 2, "ROUND_STAGES": 2,
+                                "DIRECTION_B": 0}, ENC_ONLY + THROUGHPUT, {"AESIP_CAVP": "some", "AESIP_NRAND": "100"}),
+    case("pairs", "verilator", {"CORE": "iter128", "LANES": 6, "IN_AW": 7, "PAIRS": 3, "ROUNDS_PER_CLK": 2},
+         THROUGHPUT, {}),
+    # one lane per pair (synth ccm-multi-iter128 enc-p3), and on Icarus three lanes on two
+    # pairs of two-stage cores with both directions in core B; the security tests on pairs
+    case("pairs", "verilator", {"CORE": "iter128", "LANES": 3, "IN_AW": 7, "PAIRS": 3, "DIRECTION_B": 0},
+         THROUGHPUT, {}),
+    case("pairs", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 2, "PAIRS": 2, "ROUND_STAGES": 2}, FUNCTIONAL,
+         {"AESIP_CAVP": "15", "AESIP_NRAND": "20"}),
+    case("security", "verilator", {"CORE": "iter128", "LANES": 4, "IN_AW": 4, "PAIRS": 2}, SECURITY + REKEY,
+         soak_packets(200, 50_000)),
     case("security", "verilator", {"CORE": "pipe", "LANES": 4, "IN_AW": 4, "NR_MAX": 14}, SECURITY + REKEY,
          soak_packets(300, 100_000)),
     case("security", "icarus", {"CORE": "iter128", "LANES": 3, "IN_AW": 4, "NR_MAX": 10}, SECURITY + REKEY,
