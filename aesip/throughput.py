@@ -55,6 +55,14 @@ ROWS = [
      "128 back-to-back 1500-byte CCM packets"),
     ("ccm-multi-pipe", "lanes16-aes128-r2", ("ccm-multi-aes128-r2", "ccm-encrypt", 128, 1500, 128),
      "128 back-to-back 1500-byte CCM packets"),
+    # aes_mode_multi on pairs of encrypt-only iter128 cores, one lane per pair (aesip bench
+    # --engine multi-iter128-p3 / -p4 / -r2-p2)
+    ("ccm-multi-iter128", "enc-p3", ("ccm-multi-iter128-p3", "ccm-encrypt", 128, 1500, 128),
+     "128 back-to-back 1500-byte CCM packets"),
+    ("ccm-multi-iter128", "enc-p4", ("ccm-multi-iter128-p4", "ccm-encrypt", 128, 1500, 128),
+     "128 back-to-back 1500-byte CCM packets"),
+    ("ccm-multi-iter128", "enc-r2-p2", ("ccm-multi-iter128-r2-p2", "ccm-encrypt", 128, 1500, 128),
+     "128 back-to-back 1500-byte CCM packets"),
     # the 802.11 CCMP front end on the iter128 mode engine (MSDU bits per clock)
     ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 1), "one 1500-byte MSDU, CCMP"),
     ("ccmp-iter128", "default", ("ccmp-iter128", "ccmp-encrypt", 128, 1500, 8),
