@@ -227,7 +227,10 @@ VARIANT_TARGETS = {("pipe", "default"): ("xc7",), ("pipe", "sub1"): ("xc7",),
                    ("pipe", "sub2"): ("xc7",), ("pipe", "r4"): ("xc7",), ("ccm-pipe", "default"): ("xc7",),
                    (MULTI_DESIGN, "default"): ("xc7",), (MULTI_DESIGN, "lanes16"): ("xc7",),
                    (MULTI_DESIGN, "lanes16-aes128-r2"): ("xc7",),
-                   ("chan-aes", "default"): ("xc7",)}
+                   ("chan-aes", "default"): ("xc7",),
+                   # 4 core pairs fill 90 % of the LFE5U-85F's LUT4 sites; its routing was
+                   # stopped after 20 minutes, congested (docs/mode_engine.md "Several core pairs")
+                   ("ccm-multi-iter128", "enc-p4"): ("xc7",)}
 ECP5_85K_SLICE_CELLS = 83640   # TRELLIS_COMB (LUT4) and TRELLIS_FF sites of an LFE5U-85F
 # iCE40 devices tried in order until the design fits.
 ICE40_DEVICES = (("up5k", "sg48"), ("hx8k", "ct256"))
